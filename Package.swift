@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Rivulet",
+    // Rivulet's internal lock needs `Synchronization.Atomic` (macOS 15 and its siblings).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Rivulet", targets: ["Rivulet"]),
+        .library(name: "RivuletChannels", targets: ["RivuletChannels"]),
+        .library(name: "RivuletContracts", targets: ["RivuletContracts"]),
+        .executable(name: "RivuletTour", targets: ["RivuletTour"]),
+    ],
+    targets: [
+        .target(name: "Rivulet"),
+        .target(name: "RivuletChannels", dependencies: ["Rivulet"]),
+        .target(name: "RivuletContracts", dependencies: ["Rivulet"]),
+        .executableTarget(name: "RivuletTour", dependencies: ["Rivulet"]),
+        .testTarget(name: "RivuletTests", dependencies: ["Rivulet"]),
+        .testTarget(name: "RivuletChannelsTests", dependencies: ["RivuletChannels"]),
+        .testTarget(name: "RivuletContractsTests", dependencies: ["RivuletContracts"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
