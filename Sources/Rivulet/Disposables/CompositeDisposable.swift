@@ -1,0 +1,89 @@
+/// A disposable that disposes of a group of disposables together.
+///
+/// Adding to a composite that is already disposed of disposes of the addition at once.
+/// Members are disposed of in the order they were added, outside the internal lock.
+public final class CompositeDisposable: Disposable {
+    private struct State {
+        /// `nil` once the composite is disposed of.
+        var members: [(key: UInt64, disposable: Disposable)]? = []
+        var nextKey: UInt64 = 0
+    }
+
+    private let state: Locked<State>
+
+    public var isDisposed: Bool { state.withLock { $0.members == nil } }
+
+    /// An empty composite.
+    public init() {
+        state = Locked(State())
+    }
+
+    /// A composite holding `disposables`.
+    public convenience init<S: Sequence>(_ disposables: S) where S.Element == Disposable {
+        self.init()
+        for disposable in disposables { add(disposable) }
+    }
+
+    /// A composite holding the non-`nil` members of `disposables`.
+    public convenience init<S: Sequence>(_ disposables: S) where S.Element == Disposable? {
+        self.init(disposables.lazy.compactMap { $0 })
+    }
+
+    /// Adds `disposable`; the returned handle removes it again without disposing of it.
+    ///
+    /// - returns: `nil` if `disposable` is `nil` or the composite is already disposed of (in which
+    ///   case `disposable` has just been disposed of).
+    @discardableResult
+    public func add(_ disposable: Disposable?) -> Disposable? {
+        guard let disposable else { return nil }
+        let key: UInt64? = state.withLock { state in
+            guard state.members != nil else { return nil }
+            let key = state.nextKey
+            state.nextKey += 1
+            state.members!.append((key, disposable))
+            return key
+        }
+        guard let key else {
+            disposable.dispose()
+            return nil
+        }
+        return AnyDisposable { [weak self] in self?.remove(key) }
+    }
+
+    /// Adds an action to run when the composite is disposed of.
+    @discardableResult
+    public func add(_ action: @escaping @Sendable () -> Void) -> Disposable? {
+        add(AnyDisposable(action))
+    }
+
+    public func dispose() {
+        let members = state.withLock { state in
+            defer { state.members = nil }
+            return state.members
+        }
+        members?.forEach { $0.disposable.dispose() }
+    }
+
+    private func remove(_ key: UInt64) {
+        // The removed member is returned so that its last release happens outside the lock.
+        let removed: Disposable? = state.withLock { state in
+            guard let index = state.members?.firstIndex(where: { $0.key == key }) else { return nil }
+            return state.members!.remove(at: index).disposable
+        }
+        _ = removed
+    }
+}
+
+extension CompositeDisposable {
+    /// Adds `disposable` to `composite`; see `add(_:)`.
+    @discardableResult
+    public static func += (composite: CompositeDisposable, disposable: Disposable?) -> Disposable? {
+        composite.add(disposable)
+    }
+
+    /// Adds `action` to `composite`; see `add(_:)`.
+    @discardableResult
+    public static func += (composite: CompositeDisposable, action: @escaping @Sendable () -> Void) -> Disposable? {
+        composite.add(action)
+    }
+}

@@ -1,0 +1,43 @@
+/// A disposable that disposes of its inner disposable when it is deinitialized.
+///
+/// Keep one in a property to tie a subscription to the owner's lifetime.
+public final class ScopedDisposable<Inner: Disposable>: Disposable {
+    /// The disposable to dispose of on deinitialization.
+    public let inner: Inner
+
+    public var isDisposed: Bool { inner.isDisposed }
+
+    /// Wraps `disposable`, to be disposed of when this object deinitializes.
+    public init(_ disposable: Inner) {
+        inner = disposable
+    }
+
+    deinit {
+        inner.dispose()
+    }
+
+    public func dispose() {
+        inner.dispose()
+    }
+}
+
+extension ScopedDisposable where Inner == AnyDisposable {
+    /// Wraps any disposable, to be disposed of when this object deinitializes.
+    public convenience init(_ disposable: Disposable) {
+        self.init(AnyDisposable(disposable))
+    }
+}
+
+extension ScopedDisposable where Inner == CompositeDisposable {
+    /// Adds `disposable` to the inner composite; see `CompositeDisposable.add(_:)`.
+    @discardableResult
+    public static func += (scoped: ScopedDisposable<CompositeDisposable>, disposable: Disposable?) -> Disposable? {
+        scoped.inner.add(disposable)
+    }
+
+    /// Adds `action` to the inner composite; see `CompositeDisposable.add(_:)`.
+    @discardableResult
+    public static func += (scoped: ScopedDisposable<CompositeDisposable>, action: @escaping @Sendable () -> Void) -> Disposable? {
+        scoped.inner.add(action)
+    }
+}

@@ -1,0 +1,43 @@
+/// A first-in, first-out queue that keeps its capacity once grown, so a steady stream of
+/// re-entrant sends allocates nothing after warm-up.
+///
+/// Popping moves the element out of its slot, so the queue never holds the last reference to a
+/// delivered element: releases happen wherever the caller lets go, outside any lock.
+@usableFromInline
+struct FIFOQueue<Element> {
+    @usableFromInline var slots: ContiguousArray<Element?> = []
+    @usableFromInline var head = 0
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { head == slots.count }
+
+    @inlinable
+    mutating func append(_ element: Element) {
+        slots.append(element)
+    }
+
+    @inlinable
+    mutating func popFirst() -> Element? {
+        guard head < slots.count else { return nil }
+        let element = slots[head].take()
+        head += 1
+        if head == slots.count {
+            // Every slot is empty now: reuse the storage from the start.
+            slots.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return element
+    }
+
+    /// Removes and returns every element, for the caller to release outside the lock.
+    @inlinable
+    mutating func removeAll() -> ContiguousArray<Element?> {
+        let taken = slots
+        slots = []
+        head = 0
+        return taken
+    }
+}

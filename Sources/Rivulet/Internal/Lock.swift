@@ -1,0 +1,82 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+#if canImport(Darwin)
+@usableFromInline typealias PlatformLock = os_unfair_lock
+#else
+@usableFromInline typealias PlatformLock = pthread_mutex_t
+#endif
+
+/// The storage behind `Locked`: the protected state and the platform lock in one allocation.
+///
+/// State lives in the buffer's header and is reached through a pointer, so access needs no
+/// dynamic exclusivity check. The lock is a platform primitive (`pthread_mutex_t` or
+/// `os_unfair_lock`) rather than `Synchronization.Mutex` because Thread Sanitizer understands the
+/// platform primitives and reports false races on `Mutex` under contention on Linux.
+@usableFromInline
+final class LockStorage<State>: ManagedBuffer<State, PlatformLock> {
+    @inlinable
+    static func make(_ initialState: State) -> LockStorage<State> {
+        let buffer = create(minimumCapacity: 1) { _ in initialState }
+        let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
+        storage.withUnsafeMutablePointerToElements { lock in
+            #if canImport(Darwin)
+            lock.initialize(to: os_unfair_lock())
+            #else
+            lock.initialize(to: pthread_mutex_t())
+            let status = pthread_mutex_init(lock, nil)
+            precondition(status == 0, "Rivulet: pthread_mutex_init failed with \(status)")
+            #endif
+        }
+        return storage
+    }
+
+    @inlinable
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { state, lock in
+            #if canImport(Darwin)
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
+            #else
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            #endif
+            return try body(&state.pointee)
+        }
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { lock in
+            #if !canImport(Darwin)
+            pthread_mutex_destroy(lock)
+            #endif
+            lock.deinitialize(count: 1)
+        }
+    }
+}
+
+/// Rivulet's one lock type: state that can only be touched inside `withLock`.
+///
+/// Rules for callers (contract O7): the closure only reads and writes `State`. It never calls user
+/// code, never releases the last reference to a user object (return it and let it go after the
+/// lock is released), and never takes another `Locked`.
+@usableFromInline
+struct Locked<State>: @unchecked Sendable {
+    // @unchecked Sendable: the only path to `State` is `withLock`, which holds `storage`'s mutex.
+    @usableFromInline let storage: LockStorage<State>
+
+    @inlinable
+    init(_ initialState: State) {
+        storage = LockStorage.make(initialState)
+    }
+
+    @inlinable
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try storage.withLock(body)
+    }
+}

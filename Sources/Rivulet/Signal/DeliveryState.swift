@@ -1,0 +1,223 @@
+import Dispatch
+
+/// The delivery engine's state machine: a plain struct, mutated only under `SignalCore`'s lock.
+///
+/// Every method is a transition that returns what the caller must do once the lock is released:
+/// deliver to a snapshot of observers, wait for a turn, wake a waiter, or dispose of resources.
+/// Nothing here calls user code or releases the last reference to a user object (O7).
+///
+/// The rules it encodes:
+/// - One thread at a time holds the *delivery turn* (E5). Observers run on that thread (E7).
+/// - A send from the turn's owner (an observer sending on its own signal) is queued and
+///   delivered by the owner right after the current event, in order (E6).
+/// - A value from another thread waits for the turn, then is delivered on its own thread.
+/// - A terminal event from another thread never waits: it is recorded, and delivered after
+///   everything already accepted, by whichever thread holds the turn last.
+/// - After a terminal event is accepted, further sends are ignored (E1).
+@usableFromInline
+struct DeliveryState<Value, Error: Swift.Error> {
+    @usableFromInline typealias Event = Signal<Value, Error>.Event
+    @usableFromInline typealias Observers = ContiguousArray<ObserverAttachment<Value, Error>>
+
+    @usableFromInline
+    enum Phase: Equatable {
+        /// No thread is delivering; the next sender takes the turn.
+        case idle
+        /// `owner` is delivering; its own sends are queued, other threads wait.
+        case delivering(owner: ThreadID)
+        /// The turn has been passed to a waiting thread that has not woken yet.
+        case handingOver
+    }
+
+    @usableFromInline
+    enum Lifecycle {
+        case alive
+        /// A terminal event was accepted while a turn was in progress; it is delivered once all
+        /// previously accepted events are.
+        case terminalPending(Event)
+        /// The terminal event has been (or is being) delivered, or the signal was disposed of silently.
+        case terminated
+    }
+
+    @usableFromInline var phase: Phase = .idle
+    @usableFromInline var lifecycle: Lifecycle = .alive
+    @usableFromInline var observers: Observers = []
+    /// Events sent by the turn's owner during delivery (E6).
+    @usableFromInline var reentrantEvents = FIFOQueue<Event>()
+    /// Threads blocked on `turnstile`, waiting for the turn.
+    @usableFromInline var waiters = 0
+    /// Created on first contention; one per signal, never per send.
+    @usableFromInline var turnstile: DispatchSemaphore?
+    /// Whether the public `Signal` object still exists (S4).
+    @usableFromInline var isSignalReachable = true
+    /// Ends the generator's lifetime; taken out exactly once, at termination (S5).
+    @usableFromInline var resources: Lifetime.Token?
+
+    @inlinable
+    init(resources: Lifetime.Token?) {
+        self.resources = resources
+    }
+
+    // MARK: Sending
+
+    @usableFromInline
+    enum SendAction {
+        case ignore
+        case queued
+        case deliver(Observers)
+        case terminate(Observers, Lifetime.Token?)
+        case wait(DispatchSemaphore)
+    }
+
+    @inlinable
+    mutating func send(_ event: Event, on thread: ThreadID) -> SendAction {
+        guard case .alive = lifecycle else { return .ignore }
+        switch phase {
+        case .idle:
+            phase = .delivering(owner: thread)
+            if event.isTerminating {
+                let (observers, resources) = commitTermination()
+                return .terminate(observers, resources)
+            }
+            return .deliver(observers)
+        case .delivering(let owner) where owner == thread:
+            if event.isTerminating {
+                lifecycle = .terminalPending(event)
+            } else {
+                reentrantEvents.append(event)
+            }
+            return .queued
+        case .delivering, .handingOver:
+            if event.isTerminating {
+                lifecycle = .terminalPending(event)
+                return .queued
+            }
+            waiters += 1
+            if let turnstile { return .wait(turnstile) }
+            let created = DispatchSemaphore(value: 0)
+            turnstile = created
+            return .wait(created)
+        }
+    }
+
+    // MARK: Turn steps
+
+    @usableFromInline
+    enum Step {
+        case deliver(Event, Observers)
+        case terminate(Event, Observers, Lifetime.Token?)
+        /// Wake one waiting thread, which takes the turn.
+        case handOver(DispatchSemaphore)
+        /// The turn is over.
+        case done
+    }
+
+    /// A waiting thread woke up holding the turn: deliver its own event, if still accepted.
+    @inlinable
+    mutating func resumeAfterWaiting(with event: Event, on thread: ThreadID) -> Step {
+        guard phase == .handingOver else {
+            preconditionFailure("Rivulet: a thread woke for a delivery turn that was not handed over (\(phase))")
+        }
+        phase = .delivering(owner: thread)
+        switch lifecycle {
+        case .alive, .terminalPending:
+            // Accepted before any terminal event, so it is delivered before it.
+            return .deliver(event, observers)
+        case .terminated:
+            // Disposed of silently while this thread waited: nobody can receive the value.
+            return nextStep(on: thread)
+        }
+    }
+
+    /// The turn's owner has finished an event: what next?
+    @inlinable
+    mutating func nextStep(on thread: ThreadID) -> Step {
+        guard phase == .delivering(owner: thread) else {
+            preconditionFailure("Rivulet: delivery step on a thread that does not hold the turn (\(phase))")
+        }
+        if case .terminated = lifecycle {
+            return passTurn()
+        }
+        if let event = reentrantEvents.popFirst() {
+            return .deliver(event, observers)
+        }
+        if waiters > 0 {
+            return passTurn()
+        }
+        if case let .terminalPending(event) = lifecycle {
+            let (observers, resources) = commitTermination()
+            return .terminate(event, observers, resources)
+        }
+        phase = .idle
+        return .done
+    }
+
+    @inlinable
+    mutating func passTurn() -> Step {
+        guard waiters > 0, let turnstile else {
+            phase = .idle
+            return .done
+        }
+        waiters -= 1
+        phase = .handingOver
+        return .handOver(turnstile)
+    }
+
+    /// Marks the signal terminated and hands out what the terminal delivery needs: the observers
+    /// (released by the caller after they receive the terminal event) and the resources.
+    @inlinable
+    mutating func commitTermination() -> (Observers, Lifetime.Token?) {
+        lifecycle = .terminated
+        let observers = self.observers
+        self.observers = []
+        let resources = self.resources
+        self.resources = nil
+        return (observers, resources)
+    }
+
+    // MARK: Observers
+
+    /// Adds `attachment` unless the signal has terminated (the caller then sends it `interrupted`).
+    mutating func add(_ attachment: ObserverAttachment<Value, Error>) -> Bool {
+        if case .terminated = lifecycle { return false }
+        observers.append(attachment)
+        return true
+    }
+
+    struct Removal {
+        /// Returned so that its last release happens outside the lock.
+        var removed: ObserverAttachment<Value, Error>?
+        /// Set when the removal left the signal unreachable and unobserved (S4).
+        var silentDisposal: SilentDisposal?
+    }
+
+    mutating func remove(_ attachment: ObserverAttachment<Value, Error>) -> Removal {
+        guard let index = observers.firstIndex(where: { $0 === attachment }) else {
+            return Removal(removed: nil, silentDisposal: nil)
+        }
+        let removed = observers.remove(at: index)
+        return Removal(removed: removed, silentDisposal: disposeSilentlyIfAbandoned())
+    }
+
+    /// The public `Signal` object has been deinitialized.
+    mutating func signalBecameUnreachable() -> SilentDisposal? {
+        isSignalReachable = false
+        return disposeSilentlyIfAbandoned()
+    }
+
+    /// What a silent disposal leaves for the caller to release after the lock.
+    struct SilentDisposal {
+        var resources: Lifetime.Token?
+        var discardedEvents: ContiguousArray<Event?>
+    }
+
+    /// S4: a signal that nobody can reach and nobody observes stops, without sending any event.
+    mutating func disposeSilentlyIfAbandoned() -> SilentDisposal? {
+        guard !isSignalReachable, observers.isEmpty else { return nil }
+        if case .terminated = lifecycle { return nil }
+        lifecycle = .terminated
+        let resources = self.resources
+        self.resources = nil
+        return SilentDisposal(resources: resources, discardedEvents: reentrantEvents.removeAll())
+    }
+}

@@ -1,0 +1,93 @@
+extension Signal {
+    /// Receives the events of a signal; also the input through which a signal's events are sent.
+    ///
+    /// An observer made from a closure runs that closure for each event, synchronously on the
+    /// sending thread (E7). The input observer handed to a signal's generator (or returned by
+    /// `pipe()`) forwards to that signal; when the last reference to it goes away, nobody can send
+    /// any more, so the signal is interrupted.
+    public final class Observer: @unchecked Sendable {
+        // @unchecked Sendable: a `.signal` target is thread-safe through `SignalCore.state`'s lock.
+        // An `.action` target's closure is invoked by a signal only while that thread holds the
+        // signal's delivery turn (`DeliveryState.phase`, guarded by the same lock), so never
+        // concurrently; calling `send` on it from several threads at once is the caller's race,
+        // exactly as for calling the closure itself.
+
+        /// The closure an observer runs for each event.
+        public typealias Action = (Event) -> Void
+
+        @usableFromInline
+        enum Target {
+            case action(Action)
+            case signal(SignalCore<Value, Error>)
+        }
+
+        @usableFromInline let target: Target
+
+        /// An observer that runs `action` for every event.
+        public init(_ action: @escaping Action) {
+            target = .action(action)
+        }
+
+        /// An observer that runs the given closures for the matching events.
+        public convenience init(
+            value: ((Value) -> Void)? = nil,
+            failed: ((Error) -> Void)? = nil,
+            completed: (() -> Void)? = nil,
+            interrupted: (() -> Void)? = nil
+        ) {
+            self.init { event in
+                switch event {
+                case let .value(v): value?(v)
+                case let .failed(error): failed?(error)
+                case .completed: completed?()
+                case .interrupted: interrupted?()
+                }
+            }
+        }
+
+        /// The input observer of a signal.
+        @usableFromInline
+        init(core: SignalCore<Value, Error>) {
+            target = .signal(core)
+        }
+
+        deinit {
+            if case let .signal(core) = target {
+                core.send(.interrupted)
+            }
+        }
+
+        /// Sends `event`: runs the observer's closure, or delivers it on the observer's signal.
+        @inlinable
+        public func send(_ event: Event) {
+            switch target {
+            case let .action(action): action(event)
+            case let .signal(core): core.send(event)
+            }
+        }
+
+        /// Sends a value.
+        @inlinable
+        public func send(value: Value) {
+            send(.value(value))
+        }
+
+        /// Sends a failure, ending the stream.
+        @inlinable
+        public func send(error: Error) {
+            send(.failed(error))
+        }
+
+        /// Sends completion, ending the stream.
+        @inlinable
+        public func sendCompleted() {
+            send(.completed)
+        }
+
+        /// Sends interruption, ending the stream.
+        @inlinable
+        public func sendInterrupted() {
+            send(.interrupted)
+        }
+    }
+}

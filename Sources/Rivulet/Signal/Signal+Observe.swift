@@ -1,0 +1,46 @@
+extension Signal {
+    /// Attaches `observer`, which receives every event from now on.
+    ///
+    /// - returns: A disposable that detaches the observer, or `nil` if the signal had already
+    ///   terminated, in which case `observer` has just received `interrupted` (S3).
+    @discardableResult
+    public func observe(_ observer: Observer) -> Disposable? {
+        core.observe(observer)
+    }
+
+    /// Runs `action` for every event from now on; see `observe(_:)`.
+    @discardableResult
+    public func observe(_ action: @escaping Observer.Action) -> Disposable? {
+        observe(Observer(action))
+    }
+
+    /// Runs `action` with `.success` for each value and `.failure` for a failure.
+    @discardableResult
+    public func observeResult(_ action: @escaping (Result<Value, Error>) -> Void) -> Disposable? {
+        observe(Observer(value: { action(.success($0)) }, failed: { action(.failure($0)) }))
+    }
+
+    /// Runs `action` for each value.
+    @discardableResult
+    public func observeValues(_ action: @escaping (Value) -> Void) -> Disposable? {
+        observe(Observer(value: action))
+    }
+
+    /// Runs `action` when the signal completes.
+    @discardableResult
+    public func observeCompleted(_ action: @escaping () -> Void) -> Disposable? {
+        observe(Observer(completed: action))
+    }
+
+    /// Runs `action` when the signal fails.
+    @discardableResult
+    public func observeFailed(_ action: @escaping (Error) -> Void) -> Disposable? {
+        observe(Observer(failed: action))
+    }
+
+    /// Runs `action` when the signal is interrupted, including when observing a terminated signal.
+    @discardableResult
+    public func observeInterrupted(_ action: @escaping () -> Void) -> Disposable? {
+        observe(Observer(interrupted: action))
+    }
+}

@@ -1,0 +1,67 @@
+/// A hot stream of events: values over time, then at most one terminal event.
+///
+/// A signal is already running when you get it: its generator ran at creation (S1). Observing it
+/// has no side effects (S2): every observer sees the same events in the same order from the
+/// moment it attaches (S3). Events are delivered one at a time whatever threads send them (E5),
+/// synchronously on the sending thread (E7); a value sent from inside an observer is queued and
+/// delivered right after the current event, never recursively and never deadlocking (E6).
+///
+/// A signal lives while it is reachable or observed; when neither, it stops silently and disposes
+/// of its resources (S4). A terminal event releases the observers and disposes of the resources (S5).
+public final class Signal<Value, Error: Swift.Error>: Sendable {
+    @usableFromInline let core: SignalCore<Value, Error>
+
+    /// Creates a signal and runs `generator` at once (S1) with the signal's input observer and
+    /// the lifetime of its resources, which ends when the signal terminates or is disposed of.
+    ///
+    /// Events sent before `init` returns reach no observer: none can be attached yet.
+    public init(_ generator: (Observer, Lifetime) -> Void) {
+        let (lifetime, token) = Lifetime.make()
+        core = SignalCore(resources: token)
+        generator(Observer(core: core), lifetime)
+    }
+
+    deinit {
+        core.signalDidDeinitialize()
+    }
+
+    /// A signal together with its input observer.
+    ///
+    /// - parameter disposable: Disposed of when the signal terminates or is disposed of.
+    public static func pipe(disposable: Disposable? = nil) -> (output: Signal, input: Observer) {
+        let lifetime = Lifetime.make()
+        let core = SignalCore<Value, Error>(resources: lifetime.token)
+        lifetime.lifetime += disposable
+        return (Signal(core: core), Observer(core: core))
+    }
+
+    @usableFromInline
+    init(core: SignalCore<Value, Error>) {
+        self.core = core
+    }
+
+    /// A signal that never sends any event.
+    public static var never: Signal {
+        let (signal, input) = pipe()
+        // The resources keep the input alive, so the signal is not interrupted when `input`
+        // goes out of scope; they are released when the signal is disposed of (S4).
+        signal.core.retainUntilTerminated(input)
+        return signal
+    }
+
+    /// A signal that has already completed: observing it yields `interrupted` (S3).
+    public static var empty: Signal {
+        let (signal, input) = pipe()
+        input.sendCompleted()
+        return signal
+    }
+}
+
+extension SignalCore {
+    /// Keeps `object` alive for as long as the signal has not terminated.
+    func retainUntilTerminated(_ object: some AnyObject & Sendable) {
+        let token: Lifetime.Token? = state.withLock { $0.resources }
+        guard let token else { return }
+        Lifetime(token) += AnyDisposable { _ = object }
+    }
+}

@@ -1,0 +1,3 @@
+import Rivulet
+
+print("Rivulet tour")
