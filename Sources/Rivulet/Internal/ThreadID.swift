@@ -9,7 +9,7 @@ import Musl
 /// The identity of the running thread, used to tell a re-entrant send (same thread, queued)
 /// from a concurrent one (another thread, which waits its turn).
 @usableFromInline
-struct ThreadID: Equatable, Sendable {
+struct ThreadID: Hashable, Sendable {
     @usableFromInline let rawValue: UInt
 
     @inlinable

@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import Rivulet
+
+/// Records every event it receives, from any thread, and checks the grammar of E1 as it goes.
+final class EventRecorder<Value, Error: Swift.Error>: @unchecked Sendable {
+    // @unchecked Sendable: `state` is a `Locked`, the only mutable storage.
+    private struct State {
+        var events: [Signal<Value, Error>.Event] = []
+        var threads: [ThreadID] = []
+    }
+    private let state = Locked(State())
+
+    var events: [Signal<Value, Error>.Event] { state.withLock { $0.events } }
+    var values: [Value] { events.compactMap(\.value) }
+    var threads: [ThreadID] { state.withLock { $0.threads } }
+    var terminalCount: Int { events.filter(\.isTerminating).count }
+
+    var observer: Signal<Value, Error>.Observer {
+        Signal<Value, Error>.Observer { [self] event in record(event) }
+    }
+
+    func record(_ event: Signal<Value, Error>.Event) {
+        let thread = ThreadID.current
+        state.withLock {
+            $0.events.append(event)
+            $0.threads.append(thread)
+        }
+    }
+}
+
+/// Detects two deliveries running at the same time.
+final class OverlapDetector: Sendable {
+    private let inside = Locked(0)
+    private let overlaps = Locked(0)
+
+    var overlapCount: Int { overlaps.withLock { $0 } }
+
+    func enter() {
+        let concurrent = inside.withLock { count -> Bool in
+            count += 1
+            return count > 1
+        }
+        if concurrent { overlaps.withLock { $0 += 1 } }
+        // Widen the window so that a broken engine would be caught.
+        for _ in 0..<50 { _ = ThreadID.current }
+    }
+
+    func leave() {
+        inside.withLock { $0 -= 1 }
+    }
+}
+
+/// Runs `body` on a separate thread and fails the test if it does not finish in time, so that a
+/// deadlock shows up as a failure rather than a hung test run.
+@discardableResult
+func withWatchdog(
+    seconds: Double = 20,
+    _ what: String = "test body",
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () -> Void
+) -> Bool {
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        finished.signal()
+    }
+    thread.stackSize = 1 << 22
+    thread.start()
+    let result = finished.wait(timeout: .now() + seconds)
+    if result == .timedOut {
+        Issue.record("Watchdog: \(what) did not finish within \(seconds)s (deadlock?)", sourceLocation: sourceLocation)
+        return false
+    }
+    return true
+}
+
+/// Starts `count` threads that wait at a barrier and then run `body(index)` all at once; returns
+/// when all have finished.
+func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let ready = DispatchGroup()
+    let done = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        ready.enter()
+        done.enter()
+        Thread {
+            ready.leave()
+            start.wait()
+            body(index)
+            done.leave()
+        }.start()
+    }
+    ready.wait()
+    for _ in 0..<count { start.signal() }
+    done.wait()
+}
+
+/// An object whose release the tests watch through a weak reference.
+final class Tracked: Sendable {
+    let id: Int
+    init(_ id: Int = 0) { self.id = id }
+}
+
+/// A weak reference usable from `@Sendable` closures.
+final class WeakBox<Object: AnyObject>: @unchecked Sendable {
+    // @unchecked Sendable: `object` is only written in `init`; weak loads are atomic in Swift.
+    weak var object: Object?
+    init(_ object: Object?) { self.object = object }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let count = Locked(0)
+    var value: Int { count.withLock { $0 } }
+    @discardableResult
+    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+}
+
+struct TestError: Swift.Error, Equatable, Sendable {
+    let code: Int
+    init(_ code: Int = 0) { self.code = code }
+}
