@@ -60,61 +60,76 @@ struct DeliveryState<Value, Error: Swift.Error> {
 
     // MARK: Sending
 
+    /// What the thread running `SignalCore.send` must do next, once the lock is released.
+    /// Payload-free, so the hot path copies nothing generic; the data travels in `Turn`.
     @usableFromInline
-    enum SendAction {
-        case ignore
-        case queued
-        case deliver(Observers)
-        case terminate(Observers, Lifetime.Token?)
-        case wait(DispatchSemaphore)
+    enum TurnAction: Equatable {
+        /// Nothing more to do: the event was ignored or queued, or the turn is over.
+        case done
+        /// Deliver `turn.event` to `turn.observers`, then ask for the next step.
+        case deliver
+        /// Deliver the terminal `turn.event` to `turn.observers`, release them, dispose of
+        /// `turn.resources`, then ask for the next step.
+        case terminate
+        /// Block on `turn.turnstile` until the turn is handed over, then `resumeAfterWaiting`.
+        case wait
+        /// Signal `turn.turnstile`: a waiting thread takes over the turn.
+        case handOver
+    }
+
+    /// The data of one thread's delivery turn, filled in under the lock and used outside it.
+    ///
+    /// The caller empties `event` and `observers` before taking the lock again, so that
+    /// whatever they hold is released outside the lock (O7).
+    @usableFromInline
+    struct Turn {
+        @usableFromInline var event: Event?
+        @usableFromInline var observers: Observers = []
+        @usableFromInline var resources: Lifetime.Token?
+        @usableFromInline var turnstile: DispatchSemaphore?
+
+        @inlinable
+        init(event: Event) {
+            self.event = event
+        }
     }
 
     @inlinable
-    mutating func send(_ event: Event, on thread: ThreadID) -> SendAction {
-        guard case .alive = lifecycle else { return .ignore }
+    mutating func send(on thread: ThreadID, turn: inout Turn) -> TurnAction {
+        guard case .alive = lifecycle, let event = turn.event else { return .done }
         switch phase {
         case .idle:
             phase = .delivering(owner: thread)
             if event.isTerminating {
-                let (observers, resources) = commitTermination()
-                return .terminate(observers, resources)
+                commitTermination(into: &turn)
+                return .terminate
             }
-            return .deliver(observers)
+            turn.observers = observers
+            return .deliver
         case .delivering(let owner) where owner == thread:
             if event.isTerminating {
                 lifecycle = .terminalPending(event)
             } else {
                 reentrantEvents.append(event)
             }
-            return .queued
+            return .done
         case .delivering, .handingOver:
             if event.isTerminating {
                 lifecycle = .terminalPending(event)
-                return .queued
+                return .done
             }
             waiters += 1
-            if let turnstile { return .wait(turnstile) }
-            let created = DispatchSemaphore(value: 0)
-            turnstile = created
-            return .wait(created)
+            if turnstile == nil { turnstile = DispatchSemaphore(value: 0) }
+            turn.turnstile = turnstile
+            return .wait
         }
     }
 
     // MARK: Turn steps
 
-    @usableFromInline
-    enum Step {
-        case deliver(Event, Observers)
-        case terminate(Event, Observers, Lifetime.Token?)
-        /// Wake one waiting thread, which takes the turn.
-        case handOver(DispatchSemaphore)
-        /// The turn is over.
-        case done
-    }
-
     /// A waiting thread woke up holding the turn: deliver its own event, if still accepted.
     @inlinable
-    mutating func resumeAfterWaiting(with event: Event, on thread: ThreadID) -> Step {
+    mutating func resumeAfterWaiting(on thread: ThreadID, turn: inout Turn) -> TurnAction {
         guard phase == .handingOver else {
             preconditionFailure("Rivulet: a thread woke for a delivery turn that was not handed over (\(phase))")
         }
@@ -122,57 +137,60 @@ struct DeliveryState<Value, Error: Swift.Error> {
         switch lifecycle {
         case .alive, .terminalPending:
             // Accepted before any terminal event, so it is delivered before it.
-            return .deliver(event, observers)
+            turn.observers = observers
+            return .deliver
         case .terminated:
             // Disposed of silently while this thread waited: nobody can receive the value.
-            return nextStep(on: thread)
+            turn.event = nil
+            return nextStep(on: thread, turn: &turn)
         }
     }
 
     /// The turn's owner has finished an event: what next?
     @inlinable
-    mutating func nextStep(on thread: ThreadID) -> Step {
+    mutating func nextStep(on thread: ThreadID, turn: inout Turn) -> TurnAction {
         guard phase == .delivering(owner: thread) else {
             preconditionFailure("Rivulet: delivery step on a thread that does not hold the turn (\(phase))")
         }
         if case .terminated = lifecycle {
-            return passTurn()
+            return passTurn(&turn)
         }
         if let event = reentrantEvents.popFirst() {
-            return .deliver(event, observers)
+            turn.event = event
+            turn.observers = observers
+            return .deliver
         }
         if waiters > 0 {
-            return passTurn()
+            return passTurn(&turn)
         }
         if case let .terminalPending(event) = lifecycle {
-            let (observers, resources) = commitTermination()
-            return .terminate(event, observers, resources)
+            turn.event = event
+            commitTermination(into: &turn)
+            return .terminate
         }
         phase = .idle
         return .done
     }
 
     @inlinable
-    mutating func passTurn() -> Step {
+    mutating func passTurn(_ turn: inout Turn) -> TurnAction {
         guard waiters > 0, let turnstile else {
             phase = .idle
             return .done
         }
         waiters -= 1
         phase = .handingOver
-        return .handOver(turnstile)
+        turn.turnstile = turnstile
+        return .handOver
     }
 
-    /// Marks the signal terminated and hands out what the terminal delivery needs: the observers
-    /// (released by the caller after they receive the terminal event) and the resources.
+    /// Marks the signal terminated and hands the turn what the terminal delivery needs: the
+    /// observers (released by the caller after they receive the terminal event) and the resources.
     @inlinable
-    mutating func commitTermination() -> (Observers, Lifetime.Token?) {
+    mutating func commitTermination(into turn: inout Turn) {
         lifecycle = .terminated
-        let observers = self.observers
-        self.observers = []
-        let resources = self.resources
-        self.resources = nil
-        return (observers, resources)
+        swap(&turn.observers, &observers)
+        swap(&turn.resources, &resources)
     }
 
     // MARK: Observers

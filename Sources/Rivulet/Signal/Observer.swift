@@ -24,11 +24,13 @@ extension Signal {
         @usableFromInline let target: Target
 
         /// An observer that runs `action` for every event.
+        @inlinable
         public init(_ action: @escaping Action) {
             target = .action(action)
         }
 
         /// An observer that runs the given closures for the matching events.
+        @inlinable
         public convenience init(
             value: ((Value) -> Void)? = nil,
             failed: ((Error) -> Void)? = nil,

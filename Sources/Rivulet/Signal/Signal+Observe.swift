@@ -3,42 +3,49 @@ extension Signal {
     ///
     /// - returns: A disposable that detaches the observer, or `nil` if the signal had already
     ///   terminated, in which case `observer` has just received `interrupted` (S3).
+    @inlinable
     @discardableResult
     public func observe(_ observer: Observer) -> Disposable? {
         core.observe(observer)
     }
 
     /// Runs `action` for every event from now on; see `observe(_:)`.
+    @inlinable
     @discardableResult
     public func observe(_ action: @escaping Observer.Action) -> Disposable? {
         observe(Observer(action))
     }
 
     /// Runs `action` with `.success` for each value and `.failure` for a failure.
+    @inlinable
     @discardableResult
     public func observeResult(_ action: @escaping (Result<Value, Error>) -> Void) -> Disposable? {
         observe(Observer(value: { action(.success($0)) }, failed: { action(.failure($0)) }))
     }
 
     /// Runs `action` for each value.
+    @inlinable
     @discardableResult
     public func observeValues(_ action: @escaping (Value) -> Void) -> Disposable? {
         observe(Observer(value: action))
     }
 
     /// Runs `action` when the signal completes.
+    @inlinable
     @discardableResult
     public func observeCompleted(_ action: @escaping () -> Void) -> Disposable? {
         observe(Observer(completed: action))
     }
 
     /// Runs `action` when the signal fails.
+    @inlinable
     @discardableResult
     public func observeFailed(_ action: @escaping (Error) -> Void) -> Disposable? {
         observe(Observer(failed: action))
     }
 
     /// Runs `action` when the signal is interrupted, including when observing a terminated signal.
+    @inlinable
     @discardableResult
     public func observeInterrupted(_ action: @escaping () -> Void) -> Disposable? {
         observe(Observer(interrupted: action))

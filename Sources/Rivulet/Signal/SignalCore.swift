@@ -24,55 +24,55 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
 
     /// Sends `event` to every observer, serially (E5), on this thread (E7), queueing it if this
     /// thread is already delivering on this signal (E6).
+    ///
+    /// Observers run here, with no lock held (O7). The uncontended path takes the lock twice:
+    /// once to claim the turn and snapshot the observers, once to give the turn back.
     @inlinable
     func send(_ event: Event) {
         let thread = ThreadID.current
-        let first: State.Step
-        switch state.withLock({ $0.send(event, on: thread) }) {
-        case .ignore, .queued:
-            return
-        case let .deliver(observers):
-            first = .deliver(event, observers)
-        case let .terminate(observers, resources):
-            first = .terminate(event, observers, resources)
-        case let .wait(turnstile):
-            turnstile.wait()
-            first = state.withLock { $0.resumeAfterWaiting(with: event, on: thread) }
+        var turn = State.Turn(event: event)
+        var action = state.withLock { $0.send(on: thread, turn: &turn) }
+        if action == .wait {
+            turn.turnstile.unsafelyUnwrapped.wait()
+            turn.turnstile = nil
+            action = state.withLock { $0.resumeAfterWaiting(on: thread, turn: &turn) }
         }
-        runTurn(from: first, on: thread)
-    }
-
-    /// Runs the delivery turn this thread holds until it is over or handed to a waiting thread.
-    /// Observers run here, with no lock held (O7).
-    @inlinable
-    func runTurn(from first: State.Step, on thread: ThreadID) {
-        var step = first
         while true {
-            switch step {
-            case let .deliver(event, observers):
-                for attachment in observers {
-                    attachment.deliver(event)
-                }
-            case let .terminate(event, observers, resources):
-                for attachment in observers {
-                    attachment.deliver(event)
-                }
-                // S5: the observers are released when `observers` goes out of scope, after the
-                // terminal event; then the generator's resources are disposed of.
-                resources?.dispose()
-            case let .handOver(turnstile):
-                turnstile.signal()
-                return
+            switch action {
             case .done:
                 return
+            case .deliver:
+                deliver(turn.event.unsafelyUnwrapped, to: turn.observers)
+            case .terminate:
+                deliver(turn.event.unsafelyUnwrapped, to: turn.observers)
+                // S5: release the observers after the terminal event, then dispose of resources.
+                turn.observers = []
+                turn.resources?.dispose()
+                turn.resources = nil
+            case .handOver:
+                turn.turnstile.unsafelyUnwrapped.signal()
+                return
+            case .wait:
+                preconditionFailure("Rivulet: a thread already holding the delivery turn was told to wait")
             }
-            step = state.withLock { $0.nextStep(on: thread) }
+            // Let go of the delivered event and the snapshot before taking the lock again.
+            turn.event = nil
+            turn.observers = []
+            action = state.withLock { $0.nextStep(on: thread, turn: &turn) }
+        }
+    }
+
+    @inlinable
+    func deliver(_ event: Event, to observers: State.Observers) {
+        for attachment in observers {
+            attachment.deliver(event)
         }
     }
 
     // MARK: Observers
 
     /// Attaches `observer`; if the signal has terminated, sends it `interrupted` at once (S3).
+    @usableFromInline
     func observe(_ observer: Signal<Value, Error>.Observer) -> Disposable? {
         let attachment = ObserverAttachment(observer: observer, core: self)
         guard state.withLock({ $0.add(attachment) }) else {

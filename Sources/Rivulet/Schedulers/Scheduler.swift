@@ -1,0 +1,90 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Something that runs actions: now, later, or on another thread, depending on the scheduler.
+///
+/// A scheduler decides *where* and *when* an action runs, never whether it runs at all, unless the
+/// disposable it returns is disposed of first. Actions cross to another context, so they are
+/// `@Sendable`.
+public protocol Scheduler: AnyObject, Sendable {
+    /// Schedules `action` to run.
+    ///
+    /// - Parameter action: The work to run.
+    /// - Returns: A disposable that cancels the action if it has not started yet, or `nil` when the
+    ///   scheduler cannot cancel (for example, because the action already ran synchronously).
+    @discardableResult
+    func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable?
+}
+
+/// A scheduler with a clock: it can run actions at a given date, once or repeatedly.
+public protocol DateScheduler: Scheduler {
+    /// The scheduler's idea of "now". Actions scheduled for a date run when this clock reaches it.
+    var currentDate: Date { get }
+
+    /// Schedules `action` to run once, no earlier than `date`.
+    ///
+    /// A date that has already passed means "as soon as possible".
+    ///
+    /// - Returns: A disposable that cancels the action if it has not run yet, or `nil` when the
+    ///   scheduler cannot cancel.
+    @discardableResult
+    func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable?
+
+    /// Schedules `action` to run first at `date`, then every `interval` until the returned
+    /// disposable is disposed of.
+    ///
+    /// - Parameters:
+    ///   - date: When the first run is due.
+    ///   - interval: The time between runs. It must be positive and not `.never`: a repeating
+    ///     schedule that never repeats is a programming error and stops with a precondition failure.
+    ///   - leeway: How late a run may be, which lets the system save power by grouping wake-ups.
+    ///     Schedulers without a real clock ignore it.
+    ///   - action: The work to run each time.
+    /// - Returns: A disposable that stops the repetition, or `nil` when the scheduler cannot cancel.
+    @discardableResult
+    func schedule(
+        after date: Date,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval,
+        action: @escaping @Sendable () -> Void
+    ) -> Disposable?
+}
+
+extension DateScheduler {
+    /// Schedules `action` to run first at `date`, then every `interval`, with a leeway of 10% of
+    /// the interval.
+    ///
+    /// - Parameters:
+    ///   - date: When the first run is due.
+    ///   - interval: The time between runs; positive and not `.never`.
+    ///   - action: The work to run each time.
+    /// - Returns: A disposable that stops the repetition, or `nil` when the scheduler cannot cancel.
+    @discardableResult
+    public func schedule(
+        after date: Date,
+        interval: DispatchTimeInterval,
+        action: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        schedule(after: date, interval: interval, leeway: interval * 0.1, action: action)
+    }
+}
+
+/// Rivulet's own schedulers that count time from "now" in exact steps (`TestScheduler`), so that
+/// helpers such as `sleep(for:)` and `timer(interval:)` need not go through `Date` arithmetic,
+/// whose rounding could make a wait of 100 ms end a few nanoseconds after 100 ms of virtual time.
+protocol RelativeDateScheduler: DateScheduler {
+    @discardableResult
+    func schedule(after delay: DispatchTimeInterval, action: @escaping @Sendable () -> Void) -> Disposable?
+
+    @discardableResult
+    func schedule(
+        after delay: DispatchTimeInterval,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval,
+        action: @escaping @Sendable () -> Void
+    ) -> Disposable?
+}

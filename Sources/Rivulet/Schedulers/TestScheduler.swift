@@ -1,0 +1,323 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A scheduler with a virtual clock, for tests: time only moves when the test says so.
+///
+/// Scheduling never runs anything; `advance(...)`, `run()` and their `async` forms do, on the
+/// calling thread. The rules:
+///
+/// - Actions run in date order; actions due at the same date run in the order they were
+///   scheduled. A date that has already passed counts as "now".
+/// - While an action runs, `currentDate` is the date it was due at.
+/// - Work scheduled while advancing runs in the same advance if it falls due by its target.
+/// - Disposing of the returned disposable cancels an action, or stops a repeating one.
+/// - No action runs while the scheduler holds its lock, so an action may schedule more work,
+///   read `currentDate`, or dispose of other actions.
+/// - Repeating schedules run once at each due date passed by an advance: advancing 1 s over a
+///   100 ms timer runs it ten times.
+///
+/// Virtual time has nanosecond resolution, counted from `startDate`: dates are rounded to the
+/// nearest nanosecond, which keeps interval arithmetic exact, and dates more than about 292 years
+/// from `startDate` are clamped. `DispatchTimeInterval` arguments are exact; `TimeInterval` and
+/// `Date` arguments carry the rounding of `Double`.
+///
+/// The `async` forms of `advance` and `run` pause (`Task.yield()`) before and after each action so
+/// that tasks resumed by an action, such as one waiting in `sleep(for:)`, can run and schedule
+/// their next step before time moves on.
+public final class TestScheduler: DateScheduler {
+    /// How many actions one `run()` may run before it decides the work never ends.
+    static let runLimit = 1_000_000
+
+    /// How many times the `async` forms yield to other tasks around each action.
+    static let yieldsPerStep = 10
+
+    private let state: Locked<TestSchedulerQueue>
+
+    /// Creates a test scheduler whose clock starts at `startDate`.
+    ///
+    /// - Parameter startDate: The first value of `currentDate`. `rewind(by:)` cannot go before it.
+    public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
+        state = Locked(TestSchedulerQueue(startDate: startDate))
+    }
+
+    /// The virtual clock: the start date, moved by `advance`, `run` and `rewind`.
+    public var currentDate: Date {
+        state.withLock { $0.nowDate }
+    }
+
+    /// The number of actions waiting to run; a repeating schedule counts once.
+    var pendingActionCount: Int {
+        state.withLock { $0.pendingCount }
+    }
+
+    // MARK: Scheduling
+
+    /// Schedules `action` to run at the current date, on the next `advance()`.
+    ///
+    /// - Returns: A disposable that cancels the action.
+    @discardableResult
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
+        enqueue(action: action) { state in (state.now, state.nowDate) }
+    }
+
+    /// Schedules `action` to run when the clock reaches `date`.
+    ///
+    /// - Returns: A disposable that cancels the action.
+    @discardableResult
+    public func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? {
+        enqueue(action: action) { state in state.dueTime(for: date) }
+    }
+
+    /// Schedules `action` to run `delay` after the current date.
+    ///
+    /// - Parameter delay: The delay. With `.never` the action never runs (not even in `run()`);
+    ///   a negative delay means "now".
+    /// - Returns: A disposable that cancels the action.
+    @discardableResult
+    public func schedule(after delay: DispatchTimeInterval, action: @escaping @Sendable () -> Void) -> Disposable? {
+        guard let nanoseconds = delay.nanosecondCount else { return AnyDisposable() }
+        return enqueue(action: action) { state in
+            let offset = state.now.saturatingAdding(max(nanoseconds, 0))
+            return (offset, state.date(atOffset: offset))
+        }
+    }
+
+    /// Schedules `action` to run at `date`, then every `interval`, until the returned disposable is
+    /// disposed of.
+    ///
+    /// - Parameters:
+    ///   - date: When the first run is due.
+    ///   - interval: The time between runs; positive and not `.never` (precondition).
+    ///   - leeway: Ignored: virtual time is exact.
+    ///   - action: The work to run each time.
+    /// - Returns: A disposable that stops the repetition.
+    @discardableResult
+    public func schedule(
+        after date: Date,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval = .seconds(0),
+        action: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        let repeatInterval = interval.checkedRepeatInterval(for: "TestScheduler.schedule(after:interval:leeway:action:)")
+        return enqueue(repeatInterval: repeatInterval, action: action) { state in state.dueTime(for: date) }
+    }
+
+    /// Schedules `action` to run `delay` after the current date, then every `interval`, until the
+    /// returned disposable is disposed of.
+    ///
+    /// - Parameters:
+    ///   - delay: The time until the first run. With `.never` the action never runs.
+    ///   - interval: The time between runs; positive and not `.never` (precondition).
+    ///   - leeway: Ignored: virtual time is exact.
+    ///   - action: The work to run each time.
+    /// - Returns: A disposable that stops the repetition.
+    @discardableResult
+    public func schedule(
+        after delay: DispatchTimeInterval,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval = .seconds(0),
+        action: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        let repeatInterval = interval.checkedRepeatInterval(for: "TestScheduler.schedule(after:interval:leeway:action:)")
+        guard let nanoseconds = delay.nanosecondCount else { return AnyDisposable() }
+        return enqueue(repeatInterval: repeatInterval, action: action) { state in
+            let offset = state.now.saturatingAdding(max(nanoseconds, 0))
+            return (offset, state.date(atOffset: offset))
+        }
+    }
+
+    /// Adds an action at the time `dueTime` picks (under the lock, from the current clock).
+    private func enqueue(
+        repeatInterval: Int64? = nil,
+        action: @escaping @Sendable () -> Void,
+        dueTime: (TestSchedulerQueue) -> (offset: Int64, date: Date)
+    ) -> Disposable {
+        let id = state.withLock { state in
+            let due = dueTime(state)
+            return state.add(at: due.offset, date: due.date, repeatInterval: repeatInterval, action: action)
+        }
+        return AnyDisposable { [weak self] in
+            self?.cancel(id)
+        }
+    }
+
+    private func cancel(_ id: UInt64) {
+        let removed = state.withLock { $0.cancel(id) }
+        // The cancelled action is released here, after the lock.
+        _ = removed
+    }
+
+    // MARK: Moving time
+
+    /// Runs the actions due at the current date, including those they schedule for now.
+    public func advance() {
+        let target = state.withLock { ($0.now, $0.nowDate) }
+        runActions(dueBy: target.0)
+        state.withLock { $0.settle(at: target.0, date: target.1) }
+    }
+
+    /// Moves the clock forward by `interval`, running every action due on the way.
+    ///
+    /// - Parameter interval: How far to move: not negative, not `.never` (precondition; use
+    ///   `run()` to run everything).
+    public func advance(by interval: DispatchTimeInterval) {
+        let target = target(advancingBy: interval)
+        runActions(dueBy: target.offset)
+        state.withLock { $0.settle(at: target.offset, date: target.date) }
+    }
+
+    /// Moves the clock forward by `interval` seconds, running every action due on the way.
+    ///
+    /// - Parameter interval: How far to move, in seconds: finite and not negative (precondition).
+    public func advance(by interval: TimeInterval) {
+        let target = target(advancingBy: interval)
+        runActions(dueBy: target.offset)
+        state.withLock { $0.settle(at: target.offset, date: target.date) }
+    }
+
+    /// Moves the clock forward to `date`, running every action due by then. Afterwards
+    /// `currentDate` is `date`.
+    ///
+    /// - Parameter date: Not before `currentDate` (precondition; use `rewind(by:)` to go back).
+    public func advance(to date: Date) {
+        let target = target(advancingTo: date)
+        runActions(dueBy: target.offset)
+        state.withLock { $0.settle(at: target.offset, date: target.date) }
+    }
+
+    /// Runs every pending action, in order, including the ones they schedule, until none is left.
+    /// The clock ends at the date of the last action run (it does not move if nothing was pending).
+    ///
+    /// A repeating schedule that is never disposed of, or work that keeps scheduling more work,
+    /// would make this go on forever. Rather than hang, `run()` stops with a precondition failure
+    /// after one million actions; run such schedules for a bounded stretch of time with
+    /// `advance(by:)` or `advance(to:)` instead. Actions with a delay of `.never` are never run.
+    public func run() {
+        runActions(dueBy: .max, limit: Self.runLimit)
+    }
+
+    /// Moves the clock back by `interval` without running anything. Pending actions keep their
+    /// dates, so they run when the clock reaches them again.
+    ///
+    /// - Parameter interval: How far to move back: not negative, not `.never`, and not past the
+    ///   start date (precondition).
+    public func rewind(by interval: DispatchTimeInterval) {
+        guard let nanoseconds = interval.nanosecondCount else {
+            preconditionFailure("Rivulet: TestScheduler.rewind(by:) cannot rewind by .never")
+        }
+        state.withLock { $0.rewind(by: nanoseconds) }
+    }
+
+    // MARK: Async forms
+
+    /// Like `advance()`, but lets other tasks run around each action.
+    public func advance() async {
+        let target = state.withLock { ($0.now, $0.nowDate) }
+        await runActionsYielding(dueBy: target.0)
+        state.withLock { $0.settle(at: target.0, date: target.1) }
+    }
+
+    /// Like `advance(by:)`, but lets other tasks run around each action, so that tasks resumed at
+    /// one date can schedule work that still falls within this advance.
+    public func advance(by interval: DispatchTimeInterval) async {
+        let target = target(advancingBy: interval)
+        await runActionsYielding(dueBy: target.offset)
+        state.withLock { $0.settle(at: target.offset, date: target.date) }
+    }
+
+    /// Like `advance(by:)` with seconds, but lets other tasks run around each action.
+    public func advance(by interval: TimeInterval) async {
+        let target = target(advancingBy: interval)
+        await runActionsYielding(dueBy: target.offset)
+        state.withLock { $0.settle(at: target.offset, date: target.date) }
+    }
+
+    /// Like `advance(to:)`, but lets other tasks run around each action.
+    public func advance(to date: Date) async {
+        let target = target(advancingTo: date)
+        await runActionsYielding(dueBy: target.offset)
+        state.withLock { $0.settle(at: target.offset, date: target.date) }
+    }
+
+    /// Like `run()`, but lets other tasks run around each action; the same one-million-action
+    /// bound applies.
+    public func run() async {
+        await runActionsYielding(dueBy: .max, limit: Self.runLimit)
+    }
+
+    // MARK: Engine
+
+    private func target(advancingBy interval: DispatchTimeInterval) -> (offset: Int64, date: Date) {
+        guard let nanoseconds = interval.nanosecondCount else {
+            preconditionFailure("Rivulet: TestScheduler.advance(by:) cannot advance by .never; use run() to run all pending work")
+        }
+        precondition(nanoseconds >= 0, "Rivulet: TestScheduler.advance(by:) cannot move time backwards (got \(interval)); use rewind(by:)")
+        return state.withLock { state in
+            let offset = state.now.saturatingAdding(nanoseconds)
+            return (offset, state.date(atOffset: offset))
+        }
+    }
+
+    private func target(advancingBy seconds: TimeInterval) -> (offset: Int64, date: Date) {
+        precondition(seconds.isFinite, "Rivulet: TestScheduler.advance(by:) needs a finite interval (got \(seconds)); use run() to run all pending work")
+        precondition(seconds >= 0, "Rivulet: TestScheduler.advance(by:) cannot move time backwards (got \(seconds) s); use rewind(by:)")
+        return target(advancingBy: DispatchTimeInterval(seconds: seconds))
+    }
+
+    private func target(advancingTo date: Date) -> (offset: Int64, date: Date) {
+        state.withLock { state in
+            precondition(
+                date >= state.nowDate,
+                "Rivulet: TestScheduler.advance(to:) cannot move time backwards from \(state.nowDate) to \(date); use rewind(by:)"
+            )
+            return (max(state.offset(of: date), state.now), date)
+        }
+    }
+
+    /// Runs actions due by `target` one at a time, each outside the lock.
+    private func runActions(dueBy target: Int64, limit: Int = .max) {
+        var count = 0
+        while let entry = state.withLock({ $0.takeNext(dueBy: target) }) {
+            count += 1
+            checkRunLimit(count, limit)
+            entry.action()
+            state.withLock { $0.finish(entry) }
+        }
+    }
+
+    /// Like `runActions`, yielding to other tasks before the first action and after each one.
+    private func runActionsYielding(dueBy target: Int64, limit: Int = .max) async {
+        await yieldToOtherTasks()
+        var count = 0
+        while let entry = state.withLock({ $0.takeNext(dueBy: target) }) {
+            count += 1
+            checkRunLimit(count, limit)
+            entry.action()
+            state.withLock { $0.finish(entry) }
+            await yieldToOtherTasks()
+        }
+    }
+
+    private func checkRunLimit(_ count: Int, _ limit: Int) {
+        precondition(
+            count <= limit,
+            """
+            Rivulet: TestScheduler.run() ran \(limit) actions and work remains: a repeating schedule \
+            that is never disposed of (or work that keeps rescheduling itself) would run forever. \
+            Dispose of it, or use advance(by:) / advance(to:) to run a bounded stretch of time.
+            """
+        )
+    }
+
+    private func yieldToOtherTasks() async {
+        for _ in 0..<Self.yieldsPerStep {
+            await Task.yield()
+        }
+    }
+}
+
+extension TestScheduler: RelativeDateScheduler {}

@@ -1,0 +1,191 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The state of a `TestScheduler`: its virtual clock and its pending actions.
+///
+/// Virtual time is counted in whole nanoseconds after the scheduler's start date, so intervals add
+/// up exactly (ten steps of 100 ms make exactly one second) and equal dates compare equal.
+/// Alongside the count, `nowDate` keeps the `Date` the scheduler reports, so that a date handed in
+/// by the user (`advance(to:)`, `schedule(after:)`) is reported back unchanged.
+///
+/// This type is plain data: it lives inside the scheduler's `Locked` and never runs an action.
+struct TestSchedulerQueue {
+    /// An action waiting for its time.
+    struct Entry {
+        /// Identifies the schedule for disposal; a repeating schedule keeps it across runs.
+        let id: UInt64
+        /// When the action is due, in nanoseconds after the start date.
+        let offset: Int64
+        /// The date reported by `currentDate` while the action runs.
+        let date: Date
+        /// For a repeating schedule, the time between runs in nanoseconds.
+        let repeatInterval: Int64?
+        let action: @Sendable () -> Void
+        /// Orders entries due at the same offset: the order they were (re)added in.
+        var sequence: UInt64 = 0
+    }
+
+    /// The start date, as seconds since the reference date.
+    let start: TimeInterval
+    /// The clock, in nanoseconds after the start date.
+    private(set) var now: Int64 = 0
+    /// The date the clock shows.
+    private(set) var nowDate: Date
+    /// Pending actions: a binary min-heap ordered by `offset`, then by `sequence`.
+    private var entries: [Entry] = []
+    private var nextSequence: UInt64 = 0
+    /// Repeating schedules whose action is running right now, so not in `entries`. Disposing one
+    /// removes it from here, which stops it from being rescheduled after the run.
+    private var runningRepeaters: Set<UInt64> = []
+    private var nextID: UInt64 = 0
+
+    /// The number of actions waiting to run (repeating schedules count once).
+    var pendingCount: Int { entries.count }
+
+    init(startDate: Date) {
+        start = startDate.timeIntervalSinceReferenceDate
+        nowDate = startDate
+    }
+
+    // MARK: Converting between dates and offsets
+
+    /// The date `offset` nanoseconds after the start date.
+    func date(atOffset offset: Int64) -> Date {
+        Date(timeIntervalSinceReferenceDate: start + TimeInterval(offset) / 1_000_000_000)
+    }
+
+    /// The offset of `date`, rounded to the nearest nanosecond and clamped to `Int64`.
+    func offset(of date: Date) -> Int64 {
+        let nanoseconds = ((date.timeIntervalSinceReferenceDate - start) * 1_000_000_000).rounded()
+        if nanoseconds.isNaN { return now }
+        if nanoseconds >= TimeInterval(Int64.max) { return .max }
+        if nanoseconds <= TimeInterval(Int64.min) { return .min }
+        return Int64(nanoseconds)
+    }
+
+    /// When an action for `date` is due. A date that is not after the clock is due now (so it runs
+    /// after the actions already due now, at the current date): time never runs backwards.
+    func dueTime(for date: Date) -> (offset: Int64, date: Date) {
+        if date <= nowDate { return (now, nowDate) }
+        return (max(offset(of: date), now), date)
+    }
+
+    // MARK: Adding and removing actions
+
+    /// Adds an action due at `offset` and returns the id that disposes of it.
+    mutating func add(
+        at offset: Int64,
+        date: Date,
+        repeatInterval: Int64?,
+        action: @escaping @Sendable () -> Void
+    ) -> UInt64 {
+        let id = nextID
+        nextID += 1
+        insert(Entry(id: id, offset: offset, date: date, repeatInterval: repeatInterval, action: action))
+        return id
+    }
+
+    /// Adds `entry` to the heap, ordered after every entry already due at the same time.
+    private mutating func insert(_ entry: Entry) {
+        var entry = entry
+        entry.sequence = nextSequence
+        nextSequence += 1
+        entries.append(entry)
+        siftUp(from: entries.count - 1)
+    }
+
+    /// Whether `lhs` runs before `rhs`: earlier offset first, then the order they were added in.
+    private static func runsBefore(_ lhs: Entry, _ rhs: Entry) -> Bool {
+        lhs.offset != rhs.offset ? lhs.offset < rhs.offset : lhs.sequence < rhs.sequence
+    }
+
+    private mutating func siftUp(from index: Int) {
+        var child = index
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.runsBefore(entries[child], entries[parent]) else { return }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(from index: Int) {
+        var parent = index
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var first = parent
+            if left < entries.count && Self.runsBefore(entries[left], entries[first]) { first = left }
+            if right < entries.count && Self.runsBefore(entries[right], entries[first]) { first = right }
+            guard first != parent else { return }
+            entries.swapAt(parent, first)
+            parent = first
+        }
+    }
+
+    /// Removes the entry at `index` from the heap and returns it.
+    private mutating func remove(at index: Int) -> Entry {
+        entries.swapAt(index, entries.count - 1)
+        let removed = entries.removeLast()
+        if index < entries.count {
+            siftDown(from: index)
+            siftUp(from: index)
+        }
+        return removed
+    }
+
+    /// Cancels the schedule `id`. Returns the removed entry so that its action is released by the
+    /// caller, after the lock.
+    mutating func cancel(_ id: UInt64) -> Entry? {
+        runningRepeaters.remove(id)
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
+        return remove(at: index)
+    }
+
+    // MARK: Running
+
+    /// Removes the first action due at or before `target` and moves the clock to its date.
+    mutating func takeNext(dueBy target: Int64) -> Entry? {
+        guard let first = entries.first, first.offset <= target else { return nil }
+        _ = remove(at: 0)
+        if first.offset >= now {
+            now = first.offset
+            nowDate = max(nowDate, first.date)
+        }
+        if first.repeatInterval != nil {
+            runningRepeaters.insert(first.id)
+        }
+        return first
+    }
+
+    /// After `entry` ran: reschedules it one interval later if it repeats and was not disposed of.
+    mutating func finish(_ entry: Entry) {
+        guard let interval = entry.repeatInterval, runningRepeaters.remove(entry.id) != nil else { return }
+        let offset = entry.offset.saturatingAdding(interval)
+        insert(Entry(id: entry.id, offset: offset, date: date(atOffset: offset), repeatInterval: interval, action: entry.action))
+    }
+
+    /// Moves the clock forward to `target`, showing `date`; never backwards.
+    mutating func settle(at target: Int64, date: Date) {
+        if target > now {
+            now = target
+            nowDate = date
+        } else if target == now {
+            nowDate = max(nowDate, date)
+        }
+    }
+
+    /// Moves the clock back by `nanoseconds`, which must not take it before the start date.
+    mutating func rewind(by nanoseconds: Int64) {
+        precondition(nanoseconds >= 0, "Rivulet: TestScheduler.rewind(by:) needs a non-negative interval; use advance(by:) to move forward")
+        precondition(
+            nanoseconds <= now,
+            "Rivulet: TestScheduler.rewind(by:) cannot move time before the scheduler's start date (\(date(atOffset: 0)))"
+        )
+        now -= nanoseconds
+        nowDate = date(atOffset: now)
+    }
+}
