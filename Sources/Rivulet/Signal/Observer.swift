@@ -6,8 +6,8 @@ extension Signal {
     /// `pipe()`) forwards to that signal; when the last reference to it goes away, nobody can send
     /// any more, so the signal is interrupted.
     public final class Observer: @unchecked Sendable {
-        // @unchecked Sendable: a `.signal` target is thread-safe through `SignalCore.state`'s lock.
-        // An `.action` target's closure is invoked by a signal only while that thread holds the
+        // @unchecked Sendable: an input observer's action is thread-safe through `SignalCore.state`'s lock.
+        // Any other action is invoked by a signal only while that thread holds the
         // signal's delivery turn (`DeliveryState.phase`, guarded by the same lock), so never
         // concurrently; calling `send` on it from several threads at once is the caller's race,
         // exactly as for calling the closure itself.
@@ -15,18 +15,16 @@ extension Signal {
         /// The closure an observer runs for each event.
         public typealias Action = (Event) -> Void
 
-        @usableFromInline
-        enum Target {
-            case action(Action)
-            case signal(SignalCore<Value, Error>)
-        }
-
-        @usableFromInline let target: Target
+        /// What `send` runs, unless this is an input observer.
+        @usableFromInline let action: Action
+        /// Set for the input observer of a signal, which interrupts the signal on deinit.
+        @usableFromInline let inputOf: SignalCore<Value, Error>?
 
         /// An observer that runs `action` for every event.
         @inlinable
         public init(_ action: @escaping Action) {
-            target = .action(action)
+            self.action = action
+            inputOf = nil
         }
 
         /// An observer that runs the given closures for the matching events.
@@ -48,23 +46,24 @@ extension Signal {
         }
 
         /// The input observer of a signal.
-        @usableFromInline
+        @inlinable
         init(core: SignalCore<Value, Error>) {
-            target = .signal(core)
+            // Never called: `send` goes to the core directly, specialised in the caller.
+            action = { _ in }
+            inputOf = core
         }
 
         deinit {
-            if case let .signal(core) = target {
-                core.send(.interrupted)
-            }
+            inputOf?.send(.interrupted)
         }
 
         /// Sends `event`: runs the observer's closure, or delivers it on the observer's signal.
         @inlinable
         public func send(_ event: Event) {
-            switch target {
-            case let .action(action): action(event)
-            case let .signal(core): core.send(event)
+            if let core = inputOf {
+                core.send(event)
+            } else {
+                action(event)
             }
         }
 
