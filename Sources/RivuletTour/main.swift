@@ -1,3 +1,18 @@
 import Rivulet
 
-print("Rivulet tour")
+// The tour runs every example from README.md and Docs/ and prints what it produces.
+// `Tests/RivuletTests/Docs/DocumentationSamplesTests.swift` checks that every Swift code block in
+// the documentation appears, line for line, in this target, so the docs cannot drift from the code.
+
+let examples: [(title: String, run: () -> Void)] = [
+    ("README: a first example", readmeFirstExample),
+    ("README: re-entrant sends are queued", readmeReentrantSend),
+    ("README: virtual time", readmeVirtualTime),
+    ("MigratingFromReactiveSwift: E6", migratingReentrantSend),
+]
+
+for example in examples {
+    print("── \(example.title)")
+    example.run()
+    print()
+}

@@ -62,3 +62,16 @@ public final class Lifetime: Sendable {
         }
     }
 }
+
+extension Lifetime {
+    /// A signal that completes when the lifetime ends (at once if it has already ended).
+    ///
+    /// If the signal is disposed of first (S4), its observation of the lifetime is removed.
+    public var ended: Signal<Never, Never> {
+        let observation = SerialDisposable()
+        let (signal, input) = Signal<Never, Never>.pipe(disposable: observation)
+        // The observation holds `input`, so the signal is not interrupted while it waits.
+        observation.inner = observeEnded { input.sendCompleted() }
+        return signal
+    }
+}

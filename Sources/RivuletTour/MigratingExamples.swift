@@ -1,0 +1,12 @@
+import Rivulet
+
+func migratingReentrantSend() {
+    let (signal, input) = Signal<Int, Never>.pipe()
+    var seen: [Int] = []
+    signal.observeValues { value in
+        seen.append(value)
+        if value == 1 { input.send(value: 2) } // deadlocks in ReactiveSwift; queued in Rivulet
+    }
+    input.send(value: 1)
+    print(seen) // [1, 2]
+}
