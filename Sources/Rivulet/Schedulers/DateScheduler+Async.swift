@@ -13,13 +13,14 @@ extension DateScheduler {
     /// - Parameter interval: How long to sleep. With `.never` the task sleeps until it is cancelled.
     /// - Throws: `CancellationError` as soon as the task is cancelled, before or during the sleep.
     public func sleep(for interval: DispatchTimeInterval) async throws {
+        let relative = self as? any RelativeDateScheduler
         if interval.isNever {
-            try await suspend { _ in nil }
-        } else if let relative = self as? any RelativeDateScheduler {
-            try await suspend { resume in relative.schedule(after: interval, action: resume) }
+            try await suspend(reportingTo: nil) { _ in nil }
+        } else if let relative {
+            try await suspend(reportingTo: relative) { resume in relative.schedule(after: interval, action: resume) }
         } else {
             let date = currentDate.addingTimeInterval(interval)
-            try await suspend { resume in schedule(after: date, action: resume) }
+            try await suspend(reportingTo: nil) { resume in schedule(after: date, action: resume) }
         }
     }
 
@@ -38,7 +39,9 @@ extension DateScheduler {
     ///
     /// - Throws: `CancellationError` as soon as the task is cancelled, before or during the sleep.
     public func sleep(until date: Date) async throws {
-        try await suspend { resume in schedule(after: date, action: resume) }
+        try await suspend(reportingTo: self as? any RelativeDateScheduler) { resume in
+            schedule(after: date, action: resume)
+        }
     }
 
     /// A stream of the scheduler's date, once every `interval`, starting one interval from now.
@@ -71,7 +74,12 @@ extension DateScheduler {
 
     /// Suspends until the action passed to `start` runs, or throws `CancellationError` when the
     /// task is cancelled. `start` schedules that action and returns the disposable that cancels it.
-    private func suspend(_ start: (_ resume: @escaping @Sendable () -> Void) -> Disposable?) async throws {
+    ///
+    /// `tracker`, if any, hears when the action resumes the task and when the task runs again.
+    private func suspend(
+        reportingTo tracker: (any RelativeDateScheduler)?,
+        _ start: (_ resume: @escaping @Sendable () -> Void) -> Disposable?
+    ) async throws {
         let sleep = Sleep()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -79,12 +87,20 @@ extension DateScheduler {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
-                let disposable = start { sleep.finish() }
+                let disposable = start {
+                    // Announce the resumption before it happens: the task may run at once.
+                    tracker?.sleeperWillResume()
+                    if !sleep.finish() {
+                        tracker?.sleeperDidResume()
+                    }
+                }
                 sleep.hold(disposable)
             }
         } onCancel: {
             sleep.cancel()
         }
+        // Only `finish()` resumes without an error, so this balances its `sleeperWillResume()`.
+        tracker?.sleeperDidResume()
     }
 }
 
@@ -121,8 +137,10 @@ private final class Sleep: Sendable {
         unneeded?.dispose()
     }
 
-    /// The scheduled action ran: resumes the task normally.
-    func finish() {
+    /// The scheduled action ran: resumes the task normally. Returns whether it did (it does not if
+    /// the task was cancelled first).
+    @discardableResult
+    func finish() -> Bool {
         let continuation = state.withLock { state in
             state.isOver = true
             state.disposable = nil
@@ -130,6 +148,7 @@ private final class Sleep: Sendable {
             return state.continuation
         }
         continuation?.resume()
+        return continuation != nil
     }
 
     /// The task was cancelled: cancels the scheduled action and resumes with `CancellationError`.

@@ -123,12 +123,12 @@ extension Date {
 extension DispatchWallTime {
     /// The wall-clock deadline for `date`.
     ///
-    /// Dates before 1970 give a deadline in the past (run as soon as possible); dates too far
-    /// ahead for the wall clock give `DispatchWallTime.distantFuture`.
+    /// Dates up to 1970 give "now" (dispatch reads a zero time as a special value, not as a past
+    /// deadline); dates too far ahead for the wall clock give `DispatchWallTime.distantFuture`.
     init(date: Date) {
         let seconds = date.timeIntervalSince1970
-        if seconds <= 0 {
-            self.init(timespec: timespec(tv_sec: 0, tv_nsec: 0))
+        if seconds <= 1 {
+            self = .now()
         } else if seconds >= 9_000_000_000 {
             // Beyond what dispatch can count in nanoseconds since 1970 (about the year 2262).
             self = .distantFuture

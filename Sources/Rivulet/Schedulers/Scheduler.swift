@@ -76,7 +76,16 @@ extension DateScheduler {
 /// Rivulet's own schedulers that count time from "now" in exact steps (`TestScheduler`), so that
 /// helpers such as `sleep(for:)` and `timer(interval:)` need not go through `Date` arithmetic,
 /// whose rounding could make a wait of 100 ms end a few nanoseconds after 100 ms of virtual time.
+///
+/// Such a scheduler is also told when a task sleeping on it is being resumed and when that task is
+/// running again, so that its async `advance` can wait for the task before moving time on.
 protocol RelativeDateScheduler: DateScheduler {
+    /// A sleeping task is about to be resumed by one of this scheduler's actions.
+    func sleeperWillResume()
+
+    /// A task resumed by this scheduler is running again (or will not be resumed after all).
+    func sleeperDidResume()
+
     @discardableResult
     func schedule(after delay: DispatchTimeInterval, action: @escaping @Sendable () -> Void) -> Disposable?
 

@@ -26,8 +26,10 @@ import Foundation
 /// `Date` arguments carry the rounding of `Double`.
 ///
 /// The `async` forms of `advance` and `run` pause (`Task.yield()`) before and after each action so
-/// that tasks resumed by an action, such as one waiting in `sleep(for:)`, can run and schedule
-/// their next step before time moves on.
+/// that tasks resumed by an action can run and schedule their next step before time moves on. A
+/// task resumed from this scheduler's `sleep` is waited for until it runs again, then given a few
+/// more yields to reach its next `sleep`; other tasks (say, one woken by a value an action sent)
+/// only get the few yields, so make sure they have suspended again before advancing further.
 public final class TestScheduler: DateScheduler {
     /// How many actions one `run()` may run before it decides the work never ends.
     static let runLimit = 1_000_000
@@ -35,7 +37,21 @@ public final class TestScheduler: DateScheduler {
     /// How many times the `async` forms yield to other tasks around each action.
     static let yieldsPerStep = 10
 
+    /// How many times they yield once a task resumed from `sleep` runs again, so that it can reach
+    /// its next `sleep`.
+    static let yieldsAfterResumption = 50
+
     private let state: Locked<TestSchedulerQueue>
+
+    /// Tasks woken from this scheduler's `sleep`, as seen by the async engine.
+    private struct Sleepers {
+        /// Tasks an action has resumed that have not run again yet.
+        var resuming = 0
+        /// Whether an action resumed a task since the engine last yielded.
+        var resumedSinceLastStep = false
+    }
+
+    private let sleepers = Locked(Sleepers())
 
     /// Creates a test scheduler whose clock starts at `startDate`.
     ///
@@ -313,11 +329,34 @@ public final class TestScheduler: DateScheduler {
         )
     }
 
+    /// Lets other tasks run: first until every task that an action resumed from `sleep` is running
+    /// again (bounded, in case one never gets a thread), then a few more times so that it can reach
+    /// its next suspension point.
     private func yieldToOtherTasks() async {
-        for _ in 0..<Self.yieldsPerStep {
+        var attempts = 0
+        while sleepers.withLock({ $0.resuming > 0 }) && attempts < 100_000 {
+            attempts += 1
+            await Task.yield()
+        }
+        let resumedSomeone = sleepers.withLock { sleepers in
+            defer { sleepers.resumedSinceLastStep = false }
+            return sleepers.resumedSinceLastStep
+        }
+        for _ in 0..<(resumedSomeone ? Self.yieldsAfterResumption : Self.yieldsPerStep) {
             await Task.yield()
         }
     }
 }
 
-extension TestScheduler: RelativeDateScheduler {}
+extension TestScheduler: RelativeDateScheduler {
+    func sleeperWillResume() {
+        sleepers.withLock { sleepers in
+            sleepers.resuming += 1
+            sleepers.resumedSinceLastStep = true
+        }
+    }
+
+    func sleeperDidResume() {
+        sleepers.withLock { $0.resuming -= 1 }
+    }
+}

@@ -1,0 +1,194 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import Rivulet
+
+private func at(_ seconds: TimeInterval) -> Date {
+    Date(timeIntervalSinceReferenceDate: seconds)
+}
+
+/// `sleep` and `timer` on a `TestScheduler`, driven by the async `advance` and `run`.
+@Suite(.timeLimit(.minutes(1)))
+struct DateSchedulerAsyncTests {
+    @Test func sleepResumesWhenVirtualTimeReachesTheDeadline() async throws {
+        let scheduler = TestScheduler()
+        let task = Task {
+            try await scheduler.sleep(for: .seconds(1))
+            return scheduler.currentDate
+        }
+        #expect(await eventually { scheduler.pendingActionCount == 1 })
+
+        await scheduler.advance(by: .milliseconds(999))
+        #expect(scheduler.pendingActionCount == 1)
+        await scheduler.advance(by: .milliseconds(1))
+
+        #expect(try await task.value == at(1))
+    }
+
+    @Test func aResumedTaskCanScheduleItsNextStepWithinTheSameAdvance() async throws {
+        let scheduler = TestScheduler()
+        let steps = ScheduledLog<Date>()
+        let task = Task {
+            for _ in 0..<3 {
+                try await scheduler.sleep(for: .seconds(1))
+                steps.append(scheduler.currentDate)
+            }
+        }
+        #expect(await eventually { scheduler.pendingActionCount == 1 })
+
+        await scheduler.advance(by: .seconds(3))
+        try await task.value
+
+        #expect(steps.items == [at(1), at(2), at(3)])
+        #expect(scheduler.currentDate == at(3))
+    }
+
+    @Test func asyncRunDrivesATaskToCompletion() async throws {
+        let scheduler = TestScheduler()
+        let task = Task {
+            try await scheduler.sleep(for: 0.5)
+            try await scheduler.sleep(until: at(2))
+            try await scheduler.sleep(for: .milliseconds(250))
+            return scheduler.currentDate
+        }
+        #expect(await eventually { scheduler.pendingActionCount == 1 })
+
+        await scheduler.run()
+
+        #expect(try await task.value == at(2.25))
+    }
+
+    @Test func sleepThrowsCancellationErrorWhenItsTaskIsCancelled() async {
+        let scheduler = TestScheduler()
+        let task = Task {
+            try await scheduler.sleep(for: .seconds(1))
+        }
+        #expect(await eventually { scheduler.pendingActionCount == 1 })
+
+        task.cancel()
+
+        await #expect(throws: CancellationError.self) { try await task.value }
+        // The scheduled wake-up was cancelled along with the task.
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func sleepInAnAlreadyCancelledTaskThrowsAtOnce() async {
+        let scheduler = TestScheduler()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await scheduler.sleep(for: .seconds(1))
+        }
+
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func sleepingForNeverEndsOnlyByCancellation() async {
+        let scheduler = TestScheduler()
+        let started = ScheduledLog<Bool>()
+        let task = Task {
+            started.append(true)
+            try await scheduler.sleep(for: .never)
+        }
+        #expect(await eventually { started.count == 1 })
+        await scheduler.advance(by: .seconds(1_000_000))
+
+        task.cancel()
+
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func sleepUntilAPastDateResumesOnTheNextAdvance() async throws {
+        let scheduler = TestScheduler()
+        await scheduler.advance(by: .seconds(5))
+        let task = Task {
+            try await scheduler.sleep(until: at(1))
+            return scheduler.currentDate
+        }
+        #expect(await eventually { scheduler.pendingActionCount == 1 })
+
+        await scheduler.advance()
+
+        #expect(try await task.value == at(5))
+    }
+
+    @Test func cancellationRacingTheWakeUpResumesExactlyOnce() async {
+        // Either outcome is fine; a double resume would crash, a lost one would hang.
+        for _ in 0..<200 {
+            let scheduler = TestScheduler()
+            let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+            _ = await eventually { scheduler.pendingActionCount == 1 }
+            async let advance: Void = scheduler.advance(by: .seconds(1))
+            task.cancel()
+            await advance
+            _ = try? await task.value
+        }
+    }
+
+    @Test func sleepOnAQueueSchedulerWaitsForTheWallClock() async throws {
+        let scheduler = QueueScheduler()
+        let due = scheduler.currentDate.addingTimeInterval(0.1)
+
+        try await scheduler.sleep(until: due)
+
+        #expect(Date() >= due)
+    }
+
+    @Test func sleepOnAQueueSchedulerIsCancellable() async {
+        let scheduler = QueueScheduler()
+        let task = Task { try await scheduler.sleep(for: .seconds(600)) }
+
+        task.cancel()
+
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func timerTicksOncePerIntervalWithTheSchedulersDate() async throws {
+        let scheduler = TestScheduler()
+        let ticks = scheduler.timer(interval: .seconds(1))
+        let consumer = Task {
+            var dates: [Date] = []
+            for await date in ticks {
+                dates.append(date)
+                if dates.count == 3 { break }
+            }
+            return dates
+        }
+
+        await scheduler.advance(by: .seconds(3))
+
+        #expect(await consumer.value == [at(1), at(2), at(3)])
+    }
+
+    @Test func timerStopsWhenTheConsumerIsCancelled() async {
+        let scheduler = TestScheduler()
+        let received = ScheduledLog<Date>()
+        let consumer = Task {
+            for await date in scheduler.timer(interval: .milliseconds(100)) {
+                received.append(date)
+            }
+        }
+        #expect(await eventually { scheduler.pendingActionCount == 1 })
+        await scheduler.advance(by: .milliseconds(200))
+        #expect(await eventually { received.count == 2 })
+
+        consumer.cancel()
+        await consumer.value
+
+        #expect(await eventually { scheduler.pendingActionCount == 0 })
+        await scheduler.advance(by: .seconds(1))
+        #expect(received.items == [at(0.1), at(0.2)])
+    }
+
+    @Test func timerOnAQueueSchedulerTicksWithIncreasingDates() async {
+        let scheduler = QueueScheduler()
+        var dates: [Date] = []
+        for await date in scheduler.timer(interval: .milliseconds(20)) {
+            dates.append(date)
+            if dates.count == 3 { break }
+        }
+
+        #expect(dates.count == 3)
+        #expect(zip(dates, dates.dropFirst()).allSatisfy { $0 < $1 })
+    }
+}
