@@ -60,9 +60,8 @@ extension Signal {
         /// Sends `event`: runs the observer's closure, or delivers it on the observer's signal.
         @inlinable
         public func send(_ event: Event) {
-            if let core = inputOf {
-                core.send(event)
-            } else {
+            // Optional chaining borrows `inputOf` instead of copying it (no retain per send).
+            if inputOf?.send(event) == nil {
                 action(event)
             }
         }

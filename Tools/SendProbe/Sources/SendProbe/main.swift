@@ -43,6 +43,26 @@ measure("send, 1 observer", observers: 1, sends: 2_000_000)
 measure("send, 100 observers", observers: 100, sends: 100_000)
 measure("send, 0 observers", observers: 0, sends: 2_000_000)
 
+/// Reference point on this machine: one uncontended pthread mutex lock/unlock pair
+/// (the engine takes two per send).
+func reference(_ name: String, iterations: Int, _ body: (Int) -> Void) {
+    var best = Double.infinity
+    for _ in 0..<5 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for value in 0..<iterations { body(value) }
+        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations))
+    }
+    print("| \(name) | \(String(format: "%.1f", best)) | | |")
+}
+let sink = Sink()
+let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+pthread_mutex_init(mutex, nil)
+reference("reference: mutex lock + unlock", iterations: 10_000_000) { value in
+    pthread_mutex_lock(mutex)
+    sink.total &+= value
+    pthread_mutex_unlock(mutex)
+}
+
 // Sanity check of the malloc counter itself: one class allocation must count.
 do {
     final class Probe { var x = 0 }
