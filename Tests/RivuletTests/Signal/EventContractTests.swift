@@ -187,18 +187,25 @@ import Testing
         #expect(Set(recorder.threads) == [ThreadID.current])
     }
 
+    /// Makes the delivery of `value` block inside an observer: `inside` is signalled when it
+    /// starts, and it continues once `release` is signalled.
+    static func blockDelivery(of value: Int, on signal: IntSignal) -> (inside: DispatchSemaphore, release: DispatchSemaphore) {
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        signal.observeValues { received in
+            if received == value {
+                inside.signal()
+                release.wait()
+            }
+        }
+        return (inside, release)
+    }
+
     @Test("E7 a sender on another thread waits its turn, is delivered on its own thread, and returns after")
     func E7_otherThreadWaitsItsTurn() {
         let (signal, input) = IntSignal.pipe()
         let recorder = EventRecorder<Int, TestError>()
-        let insideFirst = DispatchSemaphore(value: 0)
-        let releaseFirst = DispatchSemaphore(value: 0)
-        signal.observeValues { value in
-            if value == 1 {
-                insideFirst.signal()
-                releaseFirst.wait()
-            }
-        }
+        let (insideFirst, releaseFirst) = Self.blockDelivery(of: 1, on: signal)
         signal.observe(recorder.observer)
 
         let firstThread = Locked<ThreadID?>(nil)
@@ -232,14 +239,7 @@ import Testing
     func E7_terminalFromAnotherThreadDoesNotBlock() {
         let (signal, input) = IntSignal.pipe()
         let recorder = EventRecorder<Int, TestError>()
-        let insideFirst = DispatchSemaphore(value: 0)
-        let releaseFirst = DispatchSemaphore(value: 0)
-        signal.observeValues { value in
-            if value == 1 {
-                insideFirst.signal()
-                releaseFirst.wait()
-            }
-        }
+        let (insideFirst, releaseFirst) = Self.blockDelivery(of: 1, on: signal)
         signal.observe(recorder.observer)
         Thread { input.send(value: 1) }.start()
         insideFirst.wait()
