@@ -105,7 +105,8 @@ final class Tracked: Sendable {
 
 /// A weak reference usable from `@Sendable` closures.
 final class WeakBox<Object: AnyObject>: @unchecked Sendable {
-    // @unchecked Sendable: `object` is only written in `init`; weak loads are atomic in Swift.
+    // @unchecked Sendable: no lock; `object` is a weak reference, which the Swift runtime loads and
+    // stores atomically, and the tests set it before other threads can see the box.
     weak var object: Object?
     init(_ object: Object?) { self.object = object }
 }
