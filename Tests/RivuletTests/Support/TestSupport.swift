@@ -105,10 +105,16 @@ final class Tracked: Sendable {
 
 /// A weak reference usable from `@Sendable` closures.
 final class WeakBox<Object: AnyObject>: @unchecked Sendable {
-    // @unchecked Sendable: no lock; `object` is a weak reference, which the Swift runtime loads and
-    // stores atomically, and the tests set it before other threads can see the box.
-    weak var object: Object?
-    init(_ object: Object?) { self.object = object }
+    // @unchecked Sendable: the reference is only reached through `reference`'s lock.
+    private struct Reference { weak var object: Object? }
+    private let reference: Locked<Reference>
+
+    var object: Object? {
+        get { reference.withLock { $0.object } }
+        set { reference.withLock { $0.object = newValue } }
+    }
+
+    init(_ object: Object?) { reference = Locked(Reference(object: object)) }
 }
 
 /// A thread-safe counter.
