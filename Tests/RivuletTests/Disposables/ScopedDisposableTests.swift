@@ -12,6 +12,7 @@ struct ScopedDisposableTests {
             #expect(scoped.inner === inner)
             #expect(!scoped.isDisposed)
             #expect(runs.value == 0)
+            withExtendedLifetime(scoped) {}
         }
         #expect(runs.value == 1)
         #expect(inner.isDisposed)
@@ -50,6 +51,7 @@ struct ScopedDisposableTests {
             let scoped: ScopedDisposable<AnyDisposable> = ScopedDisposable(existential)
             #expect(!scoped.isDisposed)
             #expect(probe.disposeCount == 0)
+            withExtendedLifetime(scoped) {}
         }
         #expect(probe.disposeCount == 1)
 
@@ -59,6 +61,7 @@ struct ScopedDisposableTests {
             scoped.dispose()
             #expect(scoped.isDisposed)
             #expect(explicit.disposeCount == 1)
+            withExtendedLifetime(scoped) {}
         }
         #expect(explicit.disposeCount == 1, "the AnyDisposable wrapper forwards only the first disposal")
     }
@@ -89,6 +92,7 @@ struct ScopedDisposableTests {
             removedHandle.dispose()
             #expect((scoped += nil) == nil)
             #expect(log.all.isEmpty)
+            withExtendedLifetime(scoped) {}
         }
         #expect(log.all == [1, 3])
         #expect(first.disposeCount == 1)

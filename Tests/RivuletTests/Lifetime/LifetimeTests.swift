@@ -198,7 +198,7 @@ struct LifetimeTests {
             token = made.token
             let lifetime = made.lifetime
             weakLifetime = WeakBox(lifetime)
-            lifetime.observeEnded { _ = lifetime.hasEnded }
+            lifetime.observeEnded { withExtendedLifetime(lifetime) {} }
         }
         #expect(weakLifetime.object != nil, "the pending observation holds the lifetime")
         #expect(token != nil)
@@ -288,13 +288,16 @@ struct LifetimeTests {
     }
 
     // MARK: Re-entrancy
+    //
+    // The lifetime and its token live inside the watchdog's body: if the code under test
+    // deadlocks, the token's deinit (which takes the same lock) must not hang the test itself.
 
     @Test("an observation that observes the same lifetime: the nested one runs at once")
     func reentrantObserveEnded() {
         let log = DisposalLog()
-        let (lifetime, token) = Lifetime.make()
         let nestedHandleWasNil = Locked<Bool?>(nil)
         let finished = withWatchdog(seconds: 10, "observeEnded from inside an observation") {
+            let (lifetime, token) = Lifetime.make()
             lifetime.observeEnded {
                 log.append(1)
                 let handle = lifetime.observeEnded { log.append(2) }
@@ -304,7 +307,7 @@ struct LifetimeTests {
             lifetime.observeEnded { log.append(4) }
             token.dispose()
         }
-        // On a timeout the watchdog has recorded the failure; the objects may still be locked.
+        // On a timeout the watchdog has recorded the failure.
         guard finished else { return }
         #expect(log.all == [1, 2, 3, 4])
         #expect(nestedHandleWasNil.withLock { $0 } == true)
@@ -313,18 +316,22 @@ struct LifetimeTests {
     @Test("an observation that disposes of the token again does not deadlock or rerun")
     func reentrantTokenDispose() {
         let runs = Counter()
-        let (lifetime, token) = Lifetime.make()
+        let endedAfterward = Locked<Bool?>(nil)
+        let probe = DisposalProbe()
         let finished = withWatchdog(seconds: 10, "token.dispose from inside an observation") {
+            let (lifetime, token) = Lifetime.make()
             lifetime.observeEnded {
                 runs.increment()
                 token.dispose()
             }
-            lifetime += DisposalProbe()
+            lifetime += probe
             token.dispose()
+            endedAfterward.withLock { $0 = lifetime.hasEnded }
         }
-        // On a timeout the watchdog has recorded the failure; the objects may still be locked.
+        // On a timeout the watchdog has recorded the failure.
         guard finished else { return }
         #expect(runs.value == 1)
-        #expect(lifetime.hasEnded)
+        #expect(probe.disposeCount == 1)
+        #expect(endedAfterward.withLock { $0 } == true)
     }
 }
