@@ -18,6 +18,8 @@ public final class SerialDisposable: Disposable {
         set {
             let (replaced, rejected): (Disposable?, Disposable?) = state.withLock { state in
                 if state.isDisposed { return (nil, newValue) }
+                // Re-assigning the current inner keeps it: nothing is replaced.
+                if let newValue, newValue === state.inner { return (nil, nil) }
                 defer { state.inner = newValue }
                 return (state.inner, nil)
             }

@@ -21,6 +21,8 @@ public final class Lifetime: Sendable {
 
     /// Runs `action` when the lifetime ends, or at once if it has already ended.
     ///
+    /// Observations run in the order they were added, on the thread that ends the lifetime.
+    ///
     /// - returns: A disposable that cancels the observation, or `nil` if the lifetime had ended.
     @discardableResult
     public func observeEnded(_ action: @escaping @Sendable () -> Void) -> Disposable? {

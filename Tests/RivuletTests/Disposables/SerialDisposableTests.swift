@@ -221,3 +221,16 @@ struct SerialDisposableTests {
         #expect(deinits.value == 3)
     }
 }
+
+@Suite struct SerialDisposableReassignmentTests {
+    @Test("assigning the current inner again keeps it and does not dispose of it")
+    func reassigningTheSameInnerIsANoOp() {
+        let inner = AnyDisposable()
+        let serial = SerialDisposable(inner)
+        serial.inner = serial.inner
+        #expect(inner.isDisposed == false)
+        #expect(serial.inner === inner)
+        serial.dispose()
+        #expect(inner.isDisposed)
+    }
+}
