@@ -63,6 +63,31 @@ reference("reference: mutex lock + unlock", iterations: 10_000_000) { value in
     pthread_mutex_unlock(mutex)
 }
 
+// Setup costs: allocations to create a pipe, and to observe then dispose one observer.
+do {
+    let rounds = 10_000
+    var signals: [Signal<Int, Never>] = []
+    var inputs: [Signal<Int, Never>.Observer] = []
+    signals.reserveCapacity(rounds)
+    inputs.reserveCapacity(rounds)
+    let beforePipes = rivulet_probe_malloc_count()
+    for _ in 0..<rounds {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        signals.append(signal)
+        inputs.append(input)
+    }
+    let pipeMallocs = Double(rivulet_probe_malloc_count() - beforePipes) / Double(rounds)
+    let signal = signals[0]
+    let sink = Sink()
+    signal.observeValues { sink.total &+= $0 }?.dispose() // warm-up: grows the observer array
+    let beforeChurn = rivulet_probe_malloc_count()
+    for _ in 0..<rounds {
+        signal.observeValues { sink.total &+= $0 }?.dispose()
+    }
+    let churnMallocs = Double(rivulet_probe_malloc_count() - beforeChurn) / Double(rounds)
+    print("mallocs per Signal.pipe(): \(pipeMallocs); per observe + dispose: \(churnMallocs)")
+}
+
 // Sanity check of the malloc counter itself: one class allocation must count.
 do {
     final class Probe { var x = 0 }
