@@ -50,11 +50,12 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @usableFromInline var turnstile: DispatchSemaphore?
     /// Whether the public `Signal` object still exists (S4).
     @usableFromInline var isSignalReachable = true
-    /// Ends the generator's lifetime; taken out exactly once, at termination (S5).
-    @usableFromInline var resources: Lifetime.Token?
+    /// The generator's lifetime (or the pipe's disposable); taken out and disposed of exactly
+    /// once, at termination (S5).
+    @usableFromInline var resources: (any Disposable)?
 
     @inlinable
-    init(resources: Lifetime.Token?) {
+    init(resources: (any Disposable)?) {
         self.resources = resources
     }
 
@@ -85,7 +86,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
     struct Turn {
         @usableFromInline var event: Event?
         @usableFromInline var observers: Observers = []
-        @usableFromInline var resources: Lifetime.Token?
+        @usableFromInline var resources: (any Disposable)?
         @usableFromInline var turnstile: DispatchSemaphore?
 
         @inlinable
@@ -225,7 +226,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
 
     /// What a silent disposal leaves for the caller to release after the lock.
     struct SilentDisposal {
-        var resources: Lifetime.Token?
+        var resources: (any Disposable)?
         var discardedEvents: ContiguousArray<Event?>
     }
 

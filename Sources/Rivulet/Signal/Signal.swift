@@ -16,9 +16,9 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
     ///
     /// Events sent before `init` returns reach no observer: none can be attached yet.
     public init(_ generator: (Observer, Lifetime) -> Void) {
-        let (lifetime, token) = Lifetime.make()
-        core = SignalCore(resources: token)
-        generator(Observer(core: core), lifetime)
+        let resources = CompositeDisposable()
+        core = SignalCore(resources: resources)
+        generator(Observer(core: core), Lifetime(resources))
     }
 
     deinit {
@@ -29,9 +29,8 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
     ///
     /// - parameter disposable: Disposed of when the signal terminates or is disposed of.
     public static func pipe(disposable: Disposable? = nil) -> (output: Signal, input: Observer) {
-        let lifetime = Lifetime.make()
-        let core = SignalCore<Value, Error>(resources: lifetime.token)
-        lifetime.lifetime += disposable
+        // No lifetime object: the disposable itself is the signal's resources.
+        let core = SignalCore<Value, Error>(resources: disposable)
         return (Signal(core: core), Observer(core: core))
     }
 
@@ -42,11 +41,11 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
 
     /// A signal that never sends any event.
     public static var never: Signal {
-        let (signal, input) = pipe()
-        // The resources keep the input alive, so the signal is not interrupted when `input`
-        // goes out of scope; they are released when the signal is disposed of (S4).
-        signal.core.retainUntilTerminated(input)
-        return signal
+        Signal { input, lifetime in
+            // The resources keep the input alive, so the signal is not interrupted when the
+            // generator returns; they are released when the signal is disposed of (S4).
+            lifetime += AnyDisposable { _ = input }
+        }
     }
 
     /// A signal that has already completed: observing it yields `interrupted` (S3).
@@ -54,14 +53,5 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
         let (signal, input) = pipe()
         input.sendCompleted()
         return signal
-    }
-}
-
-extension SignalCore {
-    /// Keeps `object` alive for as long as the signal has not terminated.
-    func retainUntilTerminated(_ object: some AnyObject & Sendable) {
-        let token: Lifetime.Token? = state.withLock { $0.resources }
-        guard let token else { return }
-        Lifetime(token) += AnyDisposable { _ = object }
     }
 }

@@ -11,7 +11,7 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
     @usableFromInline let state: Locked<State>
 
     @inlinable
-    init(resources: Lifetime.Token?) {
+    init(resources: (any Disposable)?) {
         state = Locked(State(resources: resources))
     }
 
