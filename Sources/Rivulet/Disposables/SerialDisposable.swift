@@ -12,7 +12,8 @@ public final class SerialDisposable: Disposable {
 
     public var isDisposed: Bool { state.withLock { $0.isDisposed } }
 
-    /// The current inner disposable. Assigning disposes of the one it replaces.
+    /// The current inner disposable. Assigning disposes of the one it replaces; assigning the
+    /// current inner again changes nothing.
     public var inner: Disposable? {
         get { state.withLock { $0.inner } }
         set {

@@ -12,9 +12,6 @@ struct FIFOQueue<Element> {
     init() {}
 
     @inlinable
-    var isEmpty: Bool { head == slots.count }
-
-    @inlinable
     mutating func append(_ element: Element) {
         slots.append(element)
     }

@@ -171,9 +171,7 @@ public final class TestScheduler: DateScheduler {
 
     /// Runs the actions due at the current date, including those they schedule for now.
     public func advance() {
-        let target = state.withLock { ($0.now, $0.nowDate) }
-        runActions(dueBy: target.0)
-        state.withLock { $0.settle(at: target.0, date: target.1) }
+        advance(through: currentTarget())
     }
 
     /// Moves the clock forward by `interval`, running every action due on the way.
@@ -181,18 +179,14 @@ public final class TestScheduler: DateScheduler {
     /// - Parameter interval: How far to move: not negative, not `.never` (precondition; use
     ///   `run()` to run everything).
     public func advance(by interval: DispatchTimeInterval) {
-        let target = target(advancingBy: interval)
-        runActions(dueBy: target.offset)
-        state.withLock { $0.settle(at: target.offset, date: target.date) }
+        advance(through: target(advancingBy: interval))
     }
 
     /// Moves the clock forward by `interval` seconds, running every action due on the way.
     ///
     /// - Parameter interval: How far to move, in seconds: finite and not negative (precondition).
     public func advance(by interval: TimeInterval) {
-        let target = target(advancingBy: interval)
-        runActions(dueBy: target.offset)
-        state.withLock { $0.settle(at: target.offset, date: target.date) }
+        advance(through: target(advancingBy: interval))
     }
 
     /// Moves the clock forward to `date`, running every action due by then. Afterwards
@@ -200,9 +194,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Parameter date: Not before `currentDate` (precondition; use `rewind(by:)` to go back).
     public func advance(to date: Date) {
-        let target = target(advancingTo: date)
-        runActions(dueBy: target.offset)
-        state.withLock { $0.settle(at: target.offset, date: target.date) }
+        advance(through: target(advancingTo: date))
     }
 
     /// Runs every pending action, in order, including the ones they schedule, until none is left.
@@ -232,31 +224,23 @@ public final class TestScheduler: DateScheduler {
 
     /// Like `advance()`, but lets other tasks run around each action.
     public func advance() async {
-        let target = state.withLock { ($0.now, $0.nowDate) }
-        await runActionsYielding(dueBy: target.0)
-        state.withLock { $0.settle(at: target.0, date: target.1) }
+        await advance(through: currentTarget())
     }
 
     /// Like `advance(by:)`, but lets other tasks run around each action, so that tasks resumed at
     /// one date can schedule work that still falls within this advance.
     public func advance(by interval: DispatchTimeInterval) async {
-        let target = target(advancingBy: interval)
-        await runActionsYielding(dueBy: target.offset)
-        state.withLock { $0.settle(at: target.offset, date: target.date) }
+        await advance(through: target(advancingBy: interval))
     }
 
     /// Like `advance(by:)` with seconds, but lets other tasks run around each action.
     public func advance(by interval: TimeInterval) async {
-        let target = target(advancingBy: interval)
-        await runActionsYielding(dueBy: target.offset)
-        state.withLock { $0.settle(at: target.offset, date: target.date) }
+        await advance(through: target(advancingBy: interval))
     }
 
     /// Like `advance(to:)`, but lets other tasks run around each action.
     public func advance(to date: Date) async {
-        let target = target(advancingTo: date)
-        await runActionsYielding(dueBy: target.offset)
-        state.withLock { $0.settle(at: target.offset, date: target.date) }
+        await advance(through: target(advancingTo: date))
     }
 
     /// Like `run()`, but lets other tasks run around each action; the same one-million-action
@@ -267,7 +251,25 @@ public final class TestScheduler: DateScheduler {
 
     // MARK: Engine
 
-    private func target(advancingBy interval: DispatchTimeInterval) -> (offset: Int64, date: Date) {
+    private typealias Target = (offset: Int64, date: Date)
+
+    private func currentTarget() -> Target {
+        state.withLock { ($0.now, $0.nowDate) }
+    }
+
+    /// Runs everything due by `target`, then sets the clock to it.
+    private func advance(through target: Target) {
+        runActions(dueBy: target.offset)
+        state.withLock { $0.settle(at: target.offset, date: target.date) }
+    }
+
+    /// Like `advance(through:)`, yielding to other tasks around each action.
+    private func advance(through target: Target) async {
+        await runActionsYielding(dueBy: target.offset)
+        state.withLock { $0.settle(at: target.offset, date: target.date) }
+    }
+
+    private func target(advancingBy interval: DispatchTimeInterval) -> Target {
         guard let nanoseconds = interval.nanosecondCount else {
             preconditionFailure("Rivulet: TestScheduler.advance(by:) cannot advance by .never; use run() to run all pending work")
         }
@@ -278,13 +280,13 @@ public final class TestScheduler: DateScheduler {
         }
     }
 
-    private func target(advancingBy seconds: TimeInterval) -> (offset: Int64, date: Date) {
+    private func target(advancingBy seconds: TimeInterval) -> Target {
         precondition(seconds.isFinite, "Rivulet: TestScheduler.advance(by:) needs a finite interval (got \(seconds)); use run() to run all pending work")
         precondition(seconds >= 0, "Rivulet: TestScheduler.advance(by:) cannot move time backwards (got \(seconds) s); use rewind(by:)")
         return target(advancingBy: DispatchTimeInterval(seconds: seconds))
     }
 
-    private func target(advancingTo date: Date) -> (offset: Int64, date: Date) {
+    private func target(advancingTo date: Date) -> Target {
         state.withLock { state in
             precondition(
                 date >= state.nowDate,

@@ -15,11 +15,6 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
         state = Locked(State(resources: resources))
     }
 
-    @inlinable
-    func isSame(as other: SignalCore) -> Bool {
-        state.storage === other.state.storage
-    }
-
     // MARK: Sending
 
     /// Sends `event` to every observer, serially (E5), on this thread (E7), queueing it if this
