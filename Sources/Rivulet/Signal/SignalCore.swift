@@ -90,3 +90,13 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
         disposal?.resources?.dispose()
     }
 }
+
+extension SignalCore {
+    /// Whether the signal has accepted a terminal event or been disposed of: nothing more can be sent.
+    var hasTerminated: Bool {
+        state.withLock { state in
+            if case .alive = state.lifecycle { return false }
+            return true
+        }
+    }
+}

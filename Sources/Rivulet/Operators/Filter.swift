@@ -1,0 +1,30 @@
+extension Signal.Event {
+    /// The stage behind `filter`: forwards the values that satisfy `isIncluded`, and every terminal event.
+    @inlinable
+    static func filterValues(
+        _ isIncluded: @escaping (Value) -> Bool
+    ) -> EventTransform<Value, Error, Value, Error> {
+        { downstream, _ in
+            { event in
+                if case let .value(value) = event, !isIncluded(value) { return }
+                downstream(event)
+            }
+        }
+    }
+}
+
+extension Signal {
+    /// A signal of the values that satisfy `isIncluded`.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value, Error> {
+        flatMapEvent(Event.filterValues(isIncluded))
+    }
+}
+
+extension SignalProducer {
+    /// A producer of the values that satisfy `isIncluded`.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
+        flatMapEvent(Signal.Event.filterValues(isIncluded))
+    }
+}

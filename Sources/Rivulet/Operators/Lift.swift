@@ -1,0 +1,37 @@
+extension SignalProducer {
+    /// Applies a signal operator to every start of this producer (P3).
+    ///
+    /// Each start of the result starts this producer, passes its signal through `transform`, and
+    /// forwards the transformed signal's events. Built-in operators are fused instead; `lift` is
+    /// how a custom signal operator becomes a producer operator with the same semantics.
+    public func lift<U, F>(
+        _ transform: @escaping (Signal<Value, Error>) -> Signal<U, F>
+    ) -> SignalProducer<U, F> {
+        SignalProducer<U, F>.fused({ downstream, lifetime in
+            self.startWithSignal { signal, interrupter in
+                lifetime += interrupter
+                lifetime += transform(signal).observe(Signal.Observer(downstream))
+            }
+        })
+    }
+
+    /// Applies a binary signal operator to the starts of this producer and another.
+    ///
+    /// Each start of the resulting producer starts this producer first, then the other one.
+    public func lift<U, F, V, G>(
+        _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
+    ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
+        { other in
+            SignalProducer<V, G>.fused({ downstream, lifetime in
+                // The inner `startWithSignal` starts its producer first, when its setup returns.
+                other.startWithSignal { otherSignal, otherInterrupter in
+                    lifetime += otherInterrupter
+                    self.startWithSignal { signal, interrupter in
+                        lifetime += interrupter
+                        lifetime += transform(signal)(otherSignal).observe(Signal.Observer(downstream))
+                    }
+                }
+            })
+        }
+    }
+}

@@ -1,0 +1,58 @@
+extension Signal.Event {
+    /// The stage behind `map`: transforms each value, forwards terminal events as they are.
+    @inlinable
+    static func mapValues<U>(
+        _ transform: @escaping (Value) -> U
+    ) -> EventTransform<Value, Error, U, Error> {
+        { downstream, _ in
+            { event in
+                switch event {
+                case let .value(value): downstream(.value(transform(value)))
+                case let .failed(error): downstream(.failed(error))
+                case .completed: downstream(.completed)
+                case .interrupted: downstream(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+extension Signal {
+    /// A signal of each value transformed by `transform`.
+    @inlinable
+    public func map<U>(_ transform: @escaping (Value) -> U) -> Signal<U, Error> {
+        flatMapEvent(Event.mapValues(transform))
+    }
+
+    /// A signal that sends `value` in place of each value of this signal.
+    @inlinable
+    public func map<U>(value: U) -> Signal<U, Error> {
+        flatMapEvent(Event.mapValues { _ in value })
+    }
+
+    /// A signal of the property at `keyPath` of each value.
+    @inlinable
+    public func map<U>(_ keyPath: KeyPath<Value, U>) -> Signal<U, Error> {
+        flatMapEvent(Event.mapValues { $0[keyPath: keyPath] })
+    }
+}
+
+extension SignalProducer {
+    /// A producer of each value transformed by `transform`.
+    @inlinable
+    public func map<U>(_ transform: @escaping (Value) -> U) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.mapValues(transform))
+    }
+
+    /// A producer that sends `value` in place of each value of this producer.
+    @inlinable
+    public func map<U>(value: U) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.mapValues { _ in value })
+    }
+
+    /// A producer of the property at `keyPath` of each value.
+    @inlinable
+    public func map<U>(_ keyPath: KeyPath<Value, U>) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.mapValues { $0[keyPath: keyPath] })
+    }
+}

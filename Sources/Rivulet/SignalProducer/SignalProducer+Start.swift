@@ -1,0 +1,82 @@
+extension SignalProducer {
+    /// Starts the producer, hands its signal and the start's interrupter to `setup` before any
+    /// event is sent, and returns what `setup` returns.
+    ///
+    /// Observe the signal inside `setup` to see every event of this start. Disposing of the
+    /// interrupter interrupts the signal and ends the start's lifetime (P4); if `setup` already
+    /// disposed of it, the work is never started.
+    @discardableResult
+    public func startWithSignal<Result>(
+        _ setup: (_ signal: Signal<Value, Error>, _ interrupter: Disposable) throws -> Result
+    ) rethrows -> Result {
+        let resources = CompositeDisposable()
+        let core = SignalCore<Value, Error>(resources: resources)
+        let interrupter = ProducerInterrupter(core: core)
+        let result = try setup(Signal(core: core), interrupter)
+        if !resources.isDisposed {
+            startInstance({ event in core.send(event) }, Lifetime(resources))
+        }
+        return result
+    }
+
+    /// Starts the producer, sending its events to `observer`; disposing of the result interrupts it.
+    @discardableResult
+    public func start(_ observer: Signal<Value, Error>.Observer = .init()) -> Disposable {
+        startWithSignal { signal, interrupter in
+            signal.observe(observer)
+            return interrupter
+        }
+    }
+
+    /// Starts the producer, running `action` for each event.
+    @discardableResult
+    public func start(_ action: @escaping Signal<Value, Error>.Observer.Action) -> Disposable {
+        start(Signal.Observer(action))
+    }
+
+    /// Starts the producer, running `action` with a result for each value and for a failure.
+    @discardableResult
+    public func startWithResult(_ action: @escaping (Swift.Result<Value, Error>) -> Void) -> Disposable {
+        start(Signal.Observer(value: { action(.success($0)) }, failed: { action(.failure($0)) }))
+    }
+
+    /// Starts the producer, running `action` for each value.
+    @discardableResult
+    public func startWithValues(_ action: @escaping (Value) -> Void) -> Disposable {
+        start(Signal.Observer(value: action))
+    }
+
+    /// Starts the producer, running `action` if it completes.
+    @discardableResult
+    public func startWithCompleted(_ action: @escaping () -> Void) -> Disposable {
+        start(Signal.Observer(completed: action))
+    }
+
+    /// Starts the producer, running `action` if it fails.
+    @discardableResult
+    public func startWithFailed(_ action: @escaping (Error) -> Void) -> Disposable {
+        start(Signal.Observer(failed: action))
+    }
+
+    /// Starts the producer, running `action` if it is interrupted.
+    @discardableResult
+    public func startWithInterrupted(_ action: @escaping () -> Void) -> Disposable {
+        start(Signal.Observer(interrupted: action))
+    }
+}
+
+/// What `startWithSignal` hands out: disposing of it interrupts the produced signal, which then
+/// ends the start's lifetime (its resources) as any terminal event does (S5, P4).
+final class ProducerInterrupter<Value, Error: Swift.Error>: Disposable {
+    private let core: SignalCore<Value, Error>
+
+    init(core: SignalCore<Value, Error>) {
+        self.core = core
+    }
+
+    var isDisposed: Bool { core.hasTerminated }
+
+    func dispose() {
+        core.send(.interrupted)
+    }
+}

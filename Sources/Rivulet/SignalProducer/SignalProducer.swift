@@ -1,0 +1,172 @@
+/// A cold stream: a recipe for a signal that does nothing until it is started (P1).
+///
+/// Every `start` runs the recipe again, independently of any other start (P2), and produces its
+/// own signal. Disposing of what `start` returns interrupts that signal and ends the lifetime of
+/// everything the start created (P4).
+///
+/// Operators applied to a producer are fused: starting `producer.map(f).filter(g)` builds one
+/// chain of closures feeding one signal, with no intermediate signal per operator.
+public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
+    // @unchecked Sendable: a producer is an immutable value holding one closure. That closure and
+    // every operator closure it captures run only inside `start`, on the starting thread, and every
+    // event reaches them serialized by the delivery turn of a signal core (the lock in
+    // `SignalCore.state`). Two starts are independent instances (P2); closures that share mutable
+    // state across concurrent starts must protect it themselves, as in ReactiveSwift.
+
+    /// The signal that each start produces.
+    public typealias ProducedSignal = Signal<Value, Error>
+
+    /// Runs one instance: starts the work, sending its events into `downstream` serially,
+    /// and stops the work when `lifetime` ends.
+    @usableFromInline
+    typealias Instance = (_ downstream: @escaping EventSink<Value, Error>, _ lifetime: Lifetime) -> Void
+
+    @usableFromInline let startInstance: Instance
+
+    /// The second parameter keeps this initialiser from competing with
+    /// `SignalProducer { observer, lifetime in … }` for a trailing closure.
+    @inlinable
+    init(startInstance: @escaping Instance, _: Void) {
+        self.startInstance = startInstance
+    }
+
+    /// A producer that runs `start` for each start.
+    @inlinable
+    static func fused(_ start: @escaping Instance) -> SignalProducer {
+        SignalProducer(startInstance: start, ())
+    }
+
+    /// A producer that runs `startHandler` on each start, with an input observer for the
+    /// produced signal and the lifetime of that start.
+    ///
+    /// The observer is serialized like a signal's input (E5, E6), so `startHandler` may send from
+    /// any thread. The lifetime ends when the produced signal terminates or the start is disposed
+    /// of; add to it whatever the work must cancel.
+    public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
+        self = .fused({ downstream, lifetime in
+            // A signal core serializes the handler's sends before they reach the operator chain.
+            let core = SignalCore<Value, Error>(resources: nil)
+            _ = core.observe(Signal.Observer(downstream))
+            let input = Signal<Value, Error>.Observer(core: core)
+            // When the start ends, nothing the handler still sends may reach the chain.
+            lifetime.observeEnded { core.send(.interrupted) }
+            startHandler(input, lifetime)
+        })
+    }
+
+    /// A producer that, on each start, observes `signal`: it forwards the signal's events from the
+    /// moment of the start, and disposing of the start stops observing it.
+    public init(_ signal: Signal<Value, Error>) {
+        self = .fused({ downstream, lifetime in
+            lifetime += signal.observe(Signal.Observer(downstream))
+        })
+    }
+
+    /// A producer that sends `value` and completes.
+    public init(value: Value) {
+        self = .fused({ downstream, _ in
+            downstream(.value(value))
+            downstream(.completed)
+        })
+    }
+
+    /// A producer that fails with `error`.
+    public init(error: Error) {
+        self = .fused({ downstream, _ in
+            downstream(.failed(error))
+        })
+    }
+
+    /// A producer that sends the result's value and completes, or fails with its error.
+    public init(result: Result<Value, Error>) {
+        switch result {
+        case let .success(value): self.init(value: value)
+        case let .failure(error): self.init(error: error)
+        }
+    }
+
+    /// A producer that sends the elements of `values` in order, then completes.
+    ///
+    /// The sequence is iterated afresh on each start; disposing of a start stops the iteration
+    /// before the next element.
+    public init<S: Sequence>(_ values: S) where S.Element == Value {
+        self = .fused({ downstream, lifetime in
+            for value in values {
+                if lifetime.hasEnded { return }
+                downstream(.value(value))
+            }
+            downstream(.completed)
+        })
+    }
+
+    /// A producer that sends `first`, then `second`, then each of `tail`, then completes.
+    public init(values first: Value, _ second: Value, _ tail: Value...) {
+        self.init([first, second] + tail)
+    }
+
+    /// A producer that sends each of `values` in order, then completes.
+    public init(values: [Value]) {
+        self.init(values)
+    }
+
+    /// A producer that calls `action` on each start and sends its result, then completes.
+    public init(_ action: @escaping () -> Value) {
+        self = .fused({ downstream, _ in
+            downstream(.value(action()))
+            downstream(.completed)
+        })
+    }
+
+    /// A producer that calls `action` on each start, then sends its value and completes, or fails.
+    public init(_ action: @escaping () -> Result<Value, Error>) {
+        self = .fused({ downstream, _ in
+            switch action() {
+            case let .success(value):
+                downstream(.value(value))
+                downstream(.completed)
+            case let .failure(error):
+                downstream(.failed(error))
+            }
+        })
+    }
+
+    /// A producer that completes at once, without sending any value.
+    public static var empty: SignalProducer {
+        SignalProducer.fused({ downstream, _ in downstream(.completed) })
+    }
+
+    /// A producer that never sends any event; its starts end only when disposed of.
+    public static var never: SignalProducer {
+        SignalProducer.fused({ _, _ in })
+    }
+}
+
+extension SignalProducer where Error == Swift.Error {
+    /// A producer that calls `action` on each start and sends its result then completes, or fails
+    /// with the error it throws.
+    public init(_ action: @escaping () throws -> Value) {
+        self = .fused({ downstream, _ in
+            do {
+                let value = try action()
+                downstream(.value(value))
+                downstream(.completed)
+            } catch {
+                downstream(.failed(error))
+            }
+        })
+    }
+}
+
+extension Signal {
+    /// A producer that observes this signal each time it is started.
+    public var producer: SignalProducer<Value, Error> {
+        SignalProducer(self)
+    }
+}
+
+extension Result {
+    /// A producer that sends the value and completes, or fails with the error.
+    public var producer: SignalProducer<Success, Failure> {
+        SignalProducer(result: self)
+    }
+}
