@@ -4,6 +4,7 @@ extension SignalProducer {
     /// Each start of the result starts this producer, passes its signal through `transform`, and
     /// forwards the transformed signal's events. Built-in operators are fused instead; `lift` is
     /// how a custom signal operator becomes a producer operator with the same semantics.
+    @inlinable
     public func lift<U, F>(
         _ transform: @escaping (Signal<Value, Error>) -> Signal<U, F>
     ) -> SignalProducer<U, F> {
@@ -18,6 +19,7 @@ extension SignalProducer {
     /// Applies a binary signal operator to the starts of this producer and another.
     ///
     /// Each start of the resulting producer starts this producer first, then the other one.
+    @inlinable
     public func lift<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {

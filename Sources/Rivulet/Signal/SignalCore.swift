@@ -93,6 +93,7 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
 
 extension SignalCore {
     /// Whether the signal has accepted a terminal event or been disposed of: nothing more can be sent.
+    @usableFromInline
     var hasTerminated: Bool {
         state.withLock { state in
             if case .alive = state.lifecycle { return false }

@@ -42,6 +42,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     /// The observer is serialized like a signal's input (E5, E6), so `startHandler` may send from
     /// any thread. The lifetime ends when the produced signal terminates or the start is disposed
     /// of; add to it whatever the work must cancel.
+    @inlinable
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         self = .fused({ downstream, lifetime in
             // A signal core serializes the handler's sends before they reach the operator chain.
@@ -56,6 +57,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// A producer that, on each start, observes `signal`: it forwards the signal's events from the
     /// moment of the start, and disposing of the start stops observing it.
+    @inlinable
     public init(_ signal: Signal<Value, Error>) {
         self = .fused({ downstream, lifetime in
             lifetime += signal.observe(Signal.Observer(downstream))
@@ -63,6 +65,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// A producer that sends `value` and completes.
+    @inlinable
     public init(value: Value) {
         self = .fused({ downstream, _ in
             downstream(.value(value))
@@ -71,6 +74,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// A producer that fails with `error`.
+    @inlinable
     public init(error: Error) {
         self = .fused({ downstream, _ in
             downstream(.failed(error))
@@ -78,6 +82,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// A producer that sends the result's value and completes, or fails with its error.
+    @inlinable
     public init(result: Result<Value, Error>) {
         switch result {
         case let .success(value): self.init(value: value)
@@ -89,6 +94,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     ///
     /// The sequence is iterated afresh on each start; disposing of a start stops the iteration
     /// before the next element.
+    @inlinable
     public init<S: Sequence>(_ values: S) where S.Element == Value {
         self = .fused({ downstream, lifetime in
             for value in values {
@@ -100,16 +106,19 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// A producer that sends `first`, then `second`, then each of `tail`, then completes.
+    @inlinable
     public init(values first: Value, _ second: Value, _ tail: Value...) {
         self.init([first, second] + tail)
     }
 
     /// A producer that sends each of `values` in order, then completes.
+    @inlinable
     public init(values: [Value]) {
         self.init(values)
     }
 
     /// A producer that calls `action` on each start and sends its result, then completes.
+    @inlinable
     public init(_ action: @escaping () -> Value) {
         self = .fused({ downstream, _ in
             downstream(.value(action()))
@@ -118,6 +127,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// A producer that calls `action` on each start, then sends its value and completes, or fails.
+    @inlinable
     public init(_ action: @escaping () -> Result<Value, Error>) {
         self = .fused({ downstream, _ in
             switch action() {
@@ -131,11 +141,13 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// A producer that completes at once, without sending any value.
+    @inlinable
     public static var empty: SignalProducer {
         SignalProducer.fused({ downstream, _ in downstream(.completed) })
     }
 
     /// A producer that never sends any event; its starts end only when disposed of.
+    @inlinable
     public static var never: SignalProducer {
         SignalProducer.fused({ _, _ in })
     }
@@ -144,6 +156,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
 extension SignalProducer where Error == Swift.Error {
     /// A producer that calls `action` on each start and sends its result then completes, or fails
     /// with the error it throws.
+    @inlinable
     public init(_ action: @escaping () throws -> Value) {
         self = .fused({ downstream, _ in
             do {
@@ -159,6 +172,7 @@ extension SignalProducer where Error == Swift.Error {
 
 extension Signal {
     /// A producer that observes this signal each time it is started.
+    @inlinable
     public var producer: SignalProducer<Value, Error> {
         SignalProducer(self)
     }
@@ -166,6 +180,7 @@ extension Signal {
 
 extension Result {
     /// A producer that sends the value and completes, or fails with the error.
+    @inlinable
     public var producer: SignalProducer<Success, Failure> {
         SignalProducer(result: self)
     }

@@ -63,6 +63,65 @@ reference("reference: mutex lock + unlock", iterations: 10_000_000) { value in
     pthread_mutex_unlock(mutex)
 }
 
+func eightStages(_ signal: Signal<Int, Never>) -> Signal<Int, Never> {
+    let first = signal.map { (value: Int) in value &+ 1 }.filter { (value: Int) in value >= 0 }
+    let second = first.map { (value: Int) in value &* 3 }.filter { (value: Int) in value != -7 }
+    let third = second.map { (value: Int) in value &- 2 }.filter { (value: Int) in value >= 0 }
+    return third.map { (value: Int) in value &+ 5 }.filter { (value: Int) in value != -7 }
+}
+
+func eightStages(_ producer: SignalProducer<Int, Never>) -> SignalProducer<Int, Never> {
+    let first = producer.map { (value: Int) in value &+ 1 }.filter { (value: Int) in value >= 0 }
+    let second = first.map { (value: Int) in value &* 3 }.filter { (value: Int) in value != -7 }
+    let third = second.map { (value: Int) in value &- 2 }.filter { (value: Int) in value >= 0 }
+    return third.map { (value: Int) in value &+ 5 }.filter { (value: Int) in value != -7 }
+}
+
+// Operator chains: 8 alternating map/filter stages (every filter passes), per value.
+func perValue(_ name: String, values: Int, _ run: (Int) -> Void) {
+    run(10_000) // warm-up
+    var best = Double.infinity
+    var mallocs: UInt64 = 0
+    for _ in 0..<5 {
+        let before = rivulet_probe_malloc_count()
+        let start = DispatchTime.now().uptimeNanoseconds
+        run(values)
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        mallocs = rivulet_probe_malloc_count() - before
+        best = min(best, Double(elapsed) / Double(values))
+    }
+    print("| \(name) | \(String(format: "%.1f", best)) | | \(String(format: "%.3f", Double(mallocs) / Double(values))) |")
+}
+
+do {
+    let sink = Sink()
+    perValue("8 map/filter, plain closures (baseline)", values: 2_000_000) { count in
+        let stages: [(Int) -> Int?] = [
+            { $0 &+ 1 }, { $0 >= 0 ? $0 : nil }, { $0 &* 3 }, { $0 != -7 ? $0 : nil },
+            { $0 &- 2 }, { $0 >= 0 ? $0 : nil }, { $0 &+ 5 }, { $0 != -7 ? $0 : nil },
+        ]
+        for value in 0..<count {
+            var current: Int? = value
+            for stage in stages { current = current.flatMap(stage) }
+            if let current { sink.total &+= current }
+        }
+    }
+    let (signal, input) = Signal<Int, Never>.pipe()
+    eightStages(signal).observeValues { sink.total &+= $0 }
+    perValue("8 map/filter on a Signal", values: 500_000) { count in
+        for value in 0..<count { input.send(value: value) }
+    }
+    perValue("8 map/filter on a SignalProducer (fused)", values: 2_000_000) { count in
+        eightStages(SignalProducer<Int, Never>(0..<count)).startWithValues { sink.total &+= $0 }
+    }
+    let tenValues = SignalProducer<Int, Never>(values: Array(0..<10))
+        .map { (value: Int) in value &* 2 }.filter { (value: Int) in value != 6 }
+    perValue("start of a 10-value producer with map+filter (per start)", values: 100_000) { count in
+        for _ in 0..<count { tenValues.startWithValues { sink.total &+= $0 } }
+    }
+    precondition(sink.total != 42, "keep the sink alive")
+}
+
 // Setup costs: allocations to create a pipe, and to observe then dispose one observer.
 do {
     let rounds = 10_000
