@@ -161,9 +161,7 @@ import Testing
         #expect(interrupted == 1)
     }
 
-    @Test func fusedChainCreatesNoSignalPerOperator() {
-        // The weakly held upstream of each stage would be a signal if stages were not fused; instead
-        // the whole chain is closures feeding one produced signal, which the recorder sees.
+    @Test func fusedChainAppliesItsStagesInOrder() {
         let recorder = EventRecorder<Int, Never>()
         SignalProducer<Int, Never>(values: [1, 2, 3, 4])
             .map { $0 + 1 }.filter { $0 > 2 }.map { $0 * 2 }
