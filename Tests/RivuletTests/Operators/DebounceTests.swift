@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
@@ -101,5 +102,32 @@ import Testing
             producer: { $0.debounce(0, on: scheduler) },
             yields: [.value(1), .failed(TestError(2))]
         )
+    }
+}
+
+@Suite struct DebounceStressTests {
+    @Test func concurrentSendersIntoDebounceEndWithOneTerminal() {
+        let scheduler = QueueScheduler(name: "debounce-stress")
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let overlap = OverlapDetector()
+        let recorder = EventRecorder<Int, Never>()
+        let done = DispatchSemaphore(value: 0)
+        signal.debounce(0.0005, on: scheduler, discardWhenCompleted: false).observe { event in
+            overlap.enter()
+            recorder.record(event)
+            overlap.leave()
+            if event.isTerminating { done.signal() }
+        }
+        runConcurrently(8) { thread in
+            for index in 0..<300 { input.send(value: thread * 1_000 + index) }
+        }
+        input.send(value: -1)
+        input.sendCompleted()
+        #expect(waitFor(done))
+        #expect(recorder.terminalCount == 1)
+        #expect(recorder.events.last == .completed)
+        // The value sent last, before completion, is never lost.
+        #expect(recorder.values.last == -1)
+        #expect(overlap.overlapCount == 0)
     }
 }
