@@ -17,14 +17,23 @@ import Testing
         #expect(recorder.events == [.value(1), .value(2), .failed(TestError(1))])
     }
 
-    @Test func deliversOnTheQueueInOrderAndNeverBlocksTheSender() {
+    @Test func deliversOnTheQueueInOrder() {
         let scheduler = QueueScheduler(name: "observe-on-test")
-        let recorder = recordUntilTerminated(SignalProducer<Int, Never>(0..<1_000).observe(on: scheduler))
+        let key = DispatchSpecificKey<Int>()
+        scheduler.queue.setSpecific(key: key, value: 1)
+        let onQueue = ScheduledLog<Bool>()
+        let producer = SignalProducer<Int, Never>(0..<1_000)
+            .observe(on: scheduler)
+            .map { value -> Int in
+                onQueue.append(DispatchQueue.getSpecific(key: key) == 1)
+                return value
+            }
+        let recorder = recordUntilTerminated(producer)
         #expect(recorder?.values == Array(0..<1_000))
         #expect(recorder?.events.last == .completed)
-        let threads = Set(recorder?.threads ?? [])
-        #expect(threads.count == 1)
-        #expect(!threads.contains(ThreadID.current))
+        #expect(onQueue.count == 1_000)
+        #expect(onQueue.items.allSatisfy { $0 })
+        #expect(recorder?.threads.contains(ThreadID.current) == false)
     }
 
     @Test func immediateSchedulerDeliversSynchronously_E7() {
