@@ -1,0 +1,164 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// MARK: State machine
+
+/// The state of `collect(every:on:skipEmpty:discardWhenCompleted:)`: the values gathered since
+/// the last tick.
+struct CollectEveryState<Value, Error: Swift.Error> {
+    /// What the driver must do after an input.
+    enum Command {
+        case none
+        /// Send these values.
+        case emit([Value])
+        /// Send these values (if any), then complete.
+        case emitAndComplete([Value]?)
+        /// Stop the timer and schedule the terminal hop.
+        case cancelTimerAndHop
+    }
+
+    let skipEmpty: Bool
+    let discardWhenCompleted: Bool
+    private var values: [Value] = []
+    /// Upstream completed; the next tick sends what is left, then completes.
+    private var completesAtNextTick = false
+    private(set) var terminal: Signal<[Value], Error>.Event?
+
+    init(skipEmpty: Bool, discardWhenCompleted: Bool) {
+        self.skipEmpty = skipEmpty
+        self.discardWhenCompleted = discardWhenCompleted
+    }
+
+    mutating func receive(_ event: Signal<Value, Error>.Event) -> Command {
+        switch event {
+        case let .value(value):
+            values.append(value)
+            return .none
+        case .completed:
+            if !discardWhenCompleted {
+                completesAtNextTick = true
+                return .none
+            }
+            values = []
+            terminal = .completed
+            return .cancelTimerAndHop
+        case let .failed(error):
+            values = []
+            terminal = .failed(error)
+            return .cancelTimerAndHop
+        case .interrupted:
+            values = []
+            terminal = .interrupted
+            return .cancelTimerAndHop
+        }
+    }
+
+    mutating func tick() -> Command {
+        var batch: [Value]?
+        if !skipEmpty || !values.isEmpty {
+            batch = values
+            values = []
+        }
+        if completesAtNextTick {
+            return .emitAndComplete(batch)
+        }
+        return batch.map(Command.emit) ?? .none
+    }
+}
+
+// MARK: Stage
+
+extension Signal.Event {
+    /// The stage behind `collect(every:on:skipEmpty:discardWhenCompleted:)`.
+    static func collect(
+        every interval: DispatchTimeInterval,
+        on scheduler: DateScheduler,
+        skipEmpty: Bool,
+        discardWhenCompleted: Bool
+    ) -> EventTransform<Value, Error, [Value], Error> {
+        { downstream, lifetime in
+            var state = CollectEveryState<Value, Error>(skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted)
+            let stage = TimedStage<Value, Error, [Value], Error>(downstream: downstream, lifetime: lifetime) { stage, input in
+                let command: CollectEveryState<Value, Error>.Command
+                switch input {
+                case let .upstream(event): command = state.receive(event)
+                case .timer: command = state.tick()
+                case .hop:
+                    if let terminal = state.terminal { stage.emit(terminal) }
+                    return
+                }
+                switch command {
+                case .none: break
+                case let .emit(values): stage.emit(.value(values))
+                case let .emitAndComplete(values):
+                    if let values { stage.emit(.value(values)) }
+                    stage.emit(.completed)
+                case .cancelTimerAndHop:
+                    stage.timer.inner = nil
+                    stage.scheduleHop(on: scheduler)
+                }
+            }
+            stage.scheduleRepeatingTimer(
+                at: scheduler.currentDate.addingTimeInterval(interval),
+                interval: interval,
+                leeway: interval * 0.1,
+                on: scheduler,
+                generation: 0
+            )
+            return stage.upstreamSink
+        }
+    }
+}
+
+// MARK: Operators
+
+extension Signal {
+    /// A signal that sends, every `interval`, the values received since the previous tick, as an
+    /// array, on `scheduler`. The first tick is `interval` after the returned signal was created.
+    ///
+    /// Failure and interruption are forwarded at once (on the scheduler) and drop the values
+    /// gathered so far.
+    ///
+    /// - Parameters:
+    ///   - interval: The time between ticks: positive, not `.never` (precondition).
+    ///   - scheduler: Where and by whose clock the arrays are sent.
+    ///   - skipEmpty: Whether a tick with no new value sends nothing (rather than `[]`).
+    ///   - discardWhenCompleted: Whether completion drops the values gathered since the last tick
+    ///     and completes at once (the default), or waits for the next tick, sends them, then completes.
+    public func collect(
+        every interval: DispatchTimeInterval,
+        on scheduler: DateScheduler,
+        skipEmpty: Bool = false,
+        discardWhenCompleted: Bool = true
+    ) -> Signal<[Value], Error> {
+        flatMapEvent(
+            Event.collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted)
+        )
+    }
+}
+
+extension SignalProducer {
+    /// A producer that sends, every `interval`, the values received since the previous tick; see
+    /// `Signal.collect(every:on:skipEmpty:discardWhenCompleted:)`. Ticks count from each start.
+    ///
+    /// - Parameters:
+    ///   - interval: The time between ticks: positive, not `.never` (precondition).
+    ///   - scheduler: Where and by whose clock the arrays are sent.
+    ///   - skipEmpty: Whether a tick with no new value sends nothing (rather than `[]`).
+    ///   - discardWhenCompleted: Whether completion drops the values gathered since the last tick
+    ///     (the default), or waits for the next tick to send them before completing.
+    public func collect(
+        every interval: DispatchTimeInterval,
+        on scheduler: DateScheduler,
+        skipEmpty: Bool = false,
+        discardWhenCompleted: Bool = true
+    ) -> SignalProducer<[Value], Error> {
+        flatMapEvent(
+            Signal.Event.collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted)
+        )
+    }
+}

@@ -1,0 +1,147 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// MARK: State machine
+
+/// The state of `debounce`: the latest value, waiting for a quiet `interval`.
+struct DebounceState<Value, Error: Swift.Error> {
+    /// What the driver must do after an input.
+    enum Command {
+        case none
+        /// Replace the timer by one at this date, with this generation.
+        case scheduleTimer(Date, generation: UInt64)
+        /// Cancel the timer and schedule the terminal hop.
+        case cancelTimerAndHop
+        /// Send this value downstream.
+        case emit(Value)
+        /// Send this value, then complete.
+        case emitAndComplete(Value)
+    }
+
+    let interval: TimeInterval
+    let discardWhenCompleted: Bool
+    private var pending: Value?
+    private var lastUpdated = Date.distantPast
+    private var generation: UInt64 = 0
+    private(set) var terminal: Signal<Value, Error>.Event?
+    /// Completion is waiting for the pending value's quiet period to end.
+    private var completesAfterPending = false
+
+    init(interval: TimeInterval, discardWhenCompleted: Bool) {
+        self.interval = interval
+        self.discardWhenCompleted = discardWhenCompleted
+    }
+
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: Date) -> Command {
+        switch event {
+        case let .value(value):
+            pending = value
+            lastUpdated = now
+            generation &+= 1
+            return .scheduleTimer(now.addingTimeInterval(interval), generation: generation)
+        case .completed:
+            generation &+= 1
+            if !discardWhenCompleted, pending != nil {
+                // The pending value still gets its quiet period, then completion follows it.
+                completesAfterPending = true
+                return .scheduleTimer(lastUpdated.addingTimeInterval(interval), generation: generation)
+            }
+            pending = nil
+            terminal = event
+            return .cancelTimerAndHop
+        case .failed, .interrupted:
+            generation &+= 1
+            pending = nil
+            terminal = event
+            return .cancelTimerAndHop
+        }
+    }
+
+    /// A timer fired; only the latest one counts.
+    mutating func timerFired(generation fired: UInt64) -> Command {
+        guard fired == generation, let value = pending else { return .none }
+        pending = nil
+        return completesAfterPending ? .emitAndComplete(value) : .emit(value)
+    }
+}
+
+// MARK: Stage
+
+extension Signal.Event {
+    /// The stage behind `debounce(_:on:discardWhenCompleted:)`.
+    static func debounce(
+        _ interval: TimeInterval,
+        on scheduler: DateScheduler,
+        discardWhenCompleted: Bool
+    ) -> EventTransform<Value, Error, Value, Error> {
+        precondition(interval >= 0, "Rivulet: debounce(_:on:) needs a non-negative interval, got \(interval)")
+        return { downstream, lifetime in
+            var state = DebounceState<Value, Error>(interval: interval, discardWhenCompleted: discardWhenCompleted)
+            let stage = TimedStage<Value, Error, Value, Error>(downstream: downstream, lifetime: lifetime) { stage, input in
+                let command: DebounceState<Value, Error>.Command
+                switch input {
+                case let .upstream(event): command = state.receive(event, now: scheduler.currentDate)
+                case let .timer(generation): command = state.timerFired(generation: generation)
+                case .hop:
+                    if let terminal = state.terminal { stage.emit(terminal) }
+                    return
+                }
+                switch command {
+                case .none: break
+                case let .scheduleTimer(date, generation): stage.scheduleTimer(at: date, on: scheduler, generation: generation)
+                case .cancelTimerAndHop:
+                    stage.timer.inner = nil
+                    stage.scheduleHop(on: scheduler)
+                case let .emit(value): stage.emit(.value(value))
+                case let .emitAndComplete(value):
+                    stage.emit(.value(value))
+                    stage.emit(.completed)
+                }
+            }
+            return stage.upstreamSink
+        }
+    }
+}
+
+// MARK: Operators
+
+extension Signal {
+    /// A signal that sends a value only once `interval` seconds have passed without a newer one;
+    /// the latest value wins. Values and terminal events are sent on `scheduler`.
+    ///
+    /// A failure or interruption is forwarded at once and drops the pending value (E2, E4).
+    ///
+    /// - Parameters:
+    ///   - interval: The quiet period in seconds; not negative (precondition).
+    ///   - scheduler: Where and by whose clock the events are sent.
+    ///   - discardWhenCompleted: Whether a value still waiting when this signal completes is
+    ///     dropped (the default) or sent at the end of its quiet period, before the completion.
+    public func debounce(
+        _ interval: TimeInterval,
+        on scheduler: DateScheduler,
+        discardWhenCompleted: Bool = true
+    ) -> Signal<Value, Error> {
+        flatMapEvent(Event.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted))
+    }
+}
+
+extension SignalProducer {
+    /// A producer that sends a value only once `interval` seconds have passed without a newer
+    /// one; see `Signal.debounce(_:on:discardWhenCompleted:)`.
+    ///
+    /// - Parameters:
+    ///   - interval: The quiet period in seconds; not negative (precondition).
+    ///   - scheduler: Where and by whose clock the events are sent.
+    ///   - discardWhenCompleted: Whether a value still waiting at completion is dropped (the
+    ///     default) or sent at the end of its quiet period, before the completion.
+    public func debounce(
+        _ interval: TimeInterval,
+        on scheduler: DateScheduler,
+        discardWhenCompleted: Bool = true
+    ) -> SignalProducer<Value, Error> {
+        flatMapEvent(Signal.Event.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted))
+    }
+}

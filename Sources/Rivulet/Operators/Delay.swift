@@ -1,0 +1,117 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// MARK: State machine
+
+/// The state of `delay`: the events waiting for their time, oldest first.
+///
+/// Values and completion are each due `interval` after they arrived; a failure or interruption
+/// skips the queue and hops onto the scheduler at once (E2, E4).
+struct DelayState<Value, Error: Swift.Error> {
+    /// What the driver must do after an input.
+    enum Command {
+        case none
+        /// Schedule a callback at this date for the event just queued.
+        case enqueueTimer(Date)
+        /// Schedule the terminal hop.
+        case hop
+        /// Send this event downstream.
+        case emit(Signal<Value, Error>.Event)
+    }
+
+    let interval: TimeInterval
+    private var pending = FIFOQueue<Signal<Value, Error>.Event>()
+    private var terminal: Signal<Value, Error>.Event?
+
+    init(interval: TimeInterval) {
+        self.interval = interval
+    }
+
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: Date) -> Command {
+        switch event {
+        case .value, .completed:
+            pending.append(event)
+            return .enqueueTimer(now.addingTimeInterval(interval))
+        case .failed, .interrupted:
+            terminal = event
+            return .hop
+        }
+    }
+
+    /// The oldest queued event is due (callbacks run in the order they were scheduled, and each
+    /// delivers the oldest event, so the order holds even if the scheduler reorders them).
+    mutating func timerFired() -> Command {
+        pending.popFirst().map(Command.emit) ?? .none
+    }
+
+    /// The terminal hop is due: the failure or interruption goes out, and what was still waiting
+    /// is dropped.
+    mutating func hopDue() -> Command {
+        defer { terminal = nil }
+        _ = pending.removeAll()
+        return terminal.map(Command.emit) ?? .none
+    }
+}
+
+// MARK: Stage
+
+extension Signal.Event {
+    /// The stage behind `delay(_:on:)`.
+    static func delay(
+        _ interval: TimeInterval,
+        on scheduler: DateScheduler
+    ) -> EventTransform<Value, Error, Value, Error> {
+        precondition(interval >= 0, "Rivulet: delay(_:on:) needs a non-negative interval, got \(interval)")
+        return { downstream, lifetime in
+            var state = DelayState<Value, Error>(interval: interval)
+            let stage = TimedStage<Value, Error, Value, Error>(downstream: downstream, lifetime: lifetime) { stage, input in
+                let command: DelayState<Value, Error>.Command
+                switch input {
+                case let .upstream(event): command = state.receive(event, now: scheduler.currentDate)
+                case .timer:
+                    stage.queuedTimers.removeFirst()
+                    command = state.timerFired()
+                case .hop: command = state.hopDue()
+                }
+                switch command {
+                case .none: break
+                case let .enqueueTimer(date): stage.enqueueTimer(at: date, on: scheduler, generation: 0)
+                case .hop: stage.scheduleHop(on: scheduler)
+                case let .emit(event): stage.emit(event)
+                }
+            }
+            return stage.upstreamSink
+        }
+    }
+}
+
+// MARK: Operators
+
+extension Signal {
+    /// A signal that sends each value and the completion `interval` seconds later, on `scheduler`.
+    ///
+    /// A failure or interruption is not delayed: it goes to `scheduler` at once, and values still
+    /// waiting are dropped (E2, E4).
+    ///
+    /// - Parameters:
+    ///   - interval: The delay in seconds; not negative (precondition).
+    ///   - scheduler: Where and by whose clock the events are sent.
+    public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
+        flatMapEvent(Event.delay(interval, on: scheduler))
+    }
+}
+
+extension SignalProducer {
+    /// A producer that sends each value and the completion `interval` seconds later, on
+    /// `scheduler`; failure and interruption are not delayed.
+    ///
+    /// - Parameters:
+    ///   - interval: The delay in seconds; not negative (precondition).
+    ///   - scheduler: Where and by whose clock the events are sent.
+    public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
+        flatMapEvent(Signal.Event.delay(interval, on: scheduler))
+    }
+}

@@ -1,0 +1,28 @@
+extension SignalProducer {
+    /// A producer whose starts run on `scheduler`: each start of the result asks `scheduler` to
+    /// start this producer (its start handler and everything it does synchronously run there).
+    ///
+    /// Events are still delivered wherever this producer sends them; add `observe(on:)` to move
+    /// delivery too. Disposing of the start before the scheduler ran it cancels it: this producer
+    /// is then never started.
+    ///
+    /// - Parameter scheduler: Where each start runs.
+    public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
+        .fused({ downstream, lifetime in
+            // The scheduler's callback carries nothing; the inbox hands the start (with the
+            // downstream sink) over to the scheduler's thread.
+            var inbox: SerialInbox<Void>?
+            let startInbox = SerialInbox<Void> { _ in
+                // Started at most once, and never after the start was disposed of.
+                inbox?.close()
+                inbox = nil
+                if !lifetime.hasEnded {
+                    self.startInstance(downstream, lifetime)
+                }
+            }
+            inbox = startInbox
+            lifetime.observeEnded { startInbox.close() }
+            lifetime += scheduler.schedule { startInbox.send(()) }
+        })
+    }
+}

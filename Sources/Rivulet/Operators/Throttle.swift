@@ -1,0 +1,218 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// MARK: State machine
+
+/// The state of `throttle(_:on:)`: the latest value, and when the last one went out.
+struct ThrottleState<Value, Error: Swift.Error> {
+    /// What the driver must do after an input.
+    enum Command {
+        case none
+        /// Replace the timer by one at this date, with this generation.
+        case scheduleTimer(Date, generation: UInt64)
+        /// Schedule the terminal hop.
+        case hop
+        /// Send this value downstream.
+        case emit(Value)
+    }
+
+    let interval: TimeInterval
+    private var pending: Value?
+    /// When the last value was sent.
+    private var previousDate: Date?
+    /// The date and generation of the current timer.
+    private var scheduled: (date: Date, generation: UInt64)?
+    private var generation: UInt64 = 0
+    private(set) var terminal: Signal<Value, Error>.Event?
+
+    init(interval: TimeInterval) {
+        self.interval = interval
+    }
+
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: Date) -> Command {
+        switch event {
+        case let .value(value):
+            pending = value
+            // Due `interval` after the last send, or now if that has passed (or if the clock
+            // went back before the last send).
+            var date = now
+            if let previousDate, previousDate <= now {
+                date = max(previousDate.addingTimeInterval(interval), now)
+            }
+            generation &+= 1
+            scheduled = (date, generation)
+            return .scheduleTimer(date, generation: generation)
+        case .completed, .failed, .interrupted:
+            terminal = event
+            return .hop
+        }
+    }
+
+    /// A timer fired; only the latest one counts.
+    mutating func timerFired(generation fired: UInt64) -> Command {
+        guard let scheduled, scheduled.generation == fired, let value = pending else { return .none }
+        pending = nil
+        previousDate = scheduled.date
+        return .emit(value)
+    }
+}
+
+/// The state of `throttle(while:on:)`: whether values are held back, and the latest one held.
+struct ThrottleWhileState<Value, Error: Swift.Error> {
+    /// An input of the gate.
+    enum Input {
+        case upstream(Signal<Value, Error>.Event)
+        case shouldThrottle(Bool)
+    }
+
+    private var isThrottled = false
+    private var held: Value?
+    private var isTerminated = false
+
+    /// A new value of the condition; returns the held value to send if the gate opened.
+    mutating func shouldThrottleChanged(to shouldThrottle: Bool) -> Value? {
+        guard !isTerminated, shouldThrottle != isThrottled else { return nil }
+        isThrottled = shouldThrottle
+        guard !shouldThrottle else { return nil }
+        defer { held = nil }
+        return held
+    }
+
+    /// An upstream event; returns the event to send now, if any.
+    mutating func receive(_ event: Signal<Value, Error>.Event) -> Signal<Value, Error>.Event? {
+        guard !isTerminated else { return nil }
+        switch event {
+        case let .value(value):
+            if isThrottled {
+                held = value
+                return nil
+            }
+            return event
+        case .completed, .failed, .interrupted:
+            // A held value is dropped: the stream ends at once.
+            isTerminated = true
+            held = nil
+            return event
+        }
+    }
+}
+
+// MARK: Stages
+
+extension Signal.Event {
+    /// The stage behind `throttle(_:on:)`.
+    static func throttle(
+        _ interval: TimeInterval,
+        on scheduler: DateScheduler
+    ) -> EventTransform<Value, Error, Value, Error> {
+        precondition(interval >= 0, "Rivulet: throttle(_:on:) needs a non-negative interval, got \(interval)")
+        return { downstream, lifetime in
+            var state = ThrottleState<Value, Error>(interval: interval)
+            let stage = TimedStage<Value, Error, Value, Error>(downstream: downstream, lifetime: lifetime) { stage, input in
+                let command: ThrottleState<Value, Error>.Command
+                switch input {
+                case let .upstream(event): command = state.receive(event, now: scheduler.currentDate)
+                case let .timer(generation): command = state.timerFired(generation: generation)
+                case .hop:
+                    if let terminal = state.terminal { stage.emit(terminal) }
+                    return
+                }
+                switch command {
+                case .none: break
+                case let .scheduleTimer(date, generation): stage.scheduleTimer(at: date, on: scheduler, generation: generation)
+                case .hop: stage.scheduleHop(on: scheduler)
+                case let .emit(value): stage.emit(.value(value))
+                }
+            }
+            return stage.upstreamSink
+        }
+    }
+
+    /// The gate behind `throttle(while:on:)`, before its hop onto the scheduler: `shouldThrottle`
+    /// and upstream enter through one inbox.
+    static func throttle(
+        while shouldThrottle: SignalProducer<Bool, Never>
+    ) -> EventTransform<Value, Error, Value, Error> {
+        { downstream, lifetime in
+            var state = ThrottleWhileState<Value, Error>()
+            let inbox = SerialInbox<ThrottleWhileState<Value, Error>.Input> { input in
+                switch input {
+                case let .upstream(event):
+                    if let event = state.receive(event) { downstream(event) }
+                case let .shouldThrottle(value):
+                    if let held = state.shouldThrottleChanged(to: value) { downstream(.value(held)) }
+                }
+            }
+            lifetime.observeEnded { inbox.close() }
+            // The condition is observed first, so that its current value applies to the first
+            // upstream value. Its termination is ignored: a condition that ends keeps its last value.
+            let conditionLifetime = CompositeDisposable()
+            lifetime += conditionLifetime
+            shouldThrottle.startInstance({ event in
+                if case let .value(value) = event { inbox.send(.shouldThrottle(value)) }
+            }, Lifetime(conditionLifetime))
+            return { event in inbox.send(.upstream(event)) }
+        }
+    }
+}
+
+// MARK: Operators
+
+extension Signal {
+    /// A signal that sends the latest value at most once per `interval` seconds, on `scheduler`.
+    ///
+    /// A value is sent at once (on the scheduler) if `interval` has passed since the last one went
+    /// out; otherwise it waits until then, and a newer value replaces it. Terminal events are not
+    /// delayed; a value still waiting when this signal terminates is dropped.
+    ///
+    /// - Parameters:
+    ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
+    ///   - scheduler: Where and by whose clock the events are sent.
+    public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
+        flatMapEvent(Event.throttle(interval, on: scheduler))
+    }
+
+    /// A signal that holds values back while `shouldThrottle` is `true` and sends the latest held
+    /// value when it turns `false`; every event is sent on `scheduler`.
+    ///
+    /// If this signal terminates while a value is held, the value is dropped. If `shouldThrottle`
+    /// ends while `true`, values stay held back until this signal terminates.
+    ///
+    /// - Parameters:
+    ///   - shouldThrottle: The condition: a producer or signal of `Bool` (properties once they exist).
+    ///   - scheduler: Where the events are sent.
+    public func throttle<P: SignalProducerConvertible>(
+        while shouldThrottle: P,
+        on scheduler: Scheduler
+    ) -> Signal<Value, Error> where P.Value == Bool, P.Error == Never {
+        flatMapEvent(Event.throttle(while: shouldThrottle.producer)).observe(on: scheduler)
+    }
+}
+
+extension SignalProducer {
+    /// A producer that sends the latest value at most once per `interval` seconds, on
+    /// `scheduler`; see `Signal.throttle(_:on:)`.
+    ///
+    /// - Parameters:
+    ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
+    ///   - scheduler: Where and by whose clock the events are sent.
+    public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
+        flatMapEvent(Signal.Event.throttle(interval, on: scheduler))
+    }
+
+    /// A producer that holds values back while `shouldThrottle` is `true`; see
+    /// `Signal.throttle(while:on:)`.
+    ///
+    /// - Parameters:
+    ///   - shouldThrottle: The condition: a producer or signal of `Bool` (properties once they exist).
+    ///   - scheduler: Where the events are sent.
+    public func throttle<P: SignalProducerConvertible>(
+        while shouldThrottle: P,
+        on scheduler: Scheduler
+    ) -> SignalProducer<Value, Error> where P.Value == Bool, P.Error == Never {
+        flatMapEvent(Signal.Event.throttle(while: shouldThrottle.producer)).observe(on: scheduler)
+    }
+}

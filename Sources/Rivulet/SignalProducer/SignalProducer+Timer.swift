@@ -1,0 +1,98 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension SignalProducer where Value == Date, Error == Never {
+    /// A producer that sends the scheduler's current date every `interval`, starting `interval`
+    /// after each start, and never completes (dispose of the start to stop it).
+    ///
+    /// The leeway is 10% of `interval`.
+    ///
+    /// - Parameters:
+    ///   - interval: The time between dates: positive, not `.never` (precondition).
+    ///   - scheduler: The clock, and where the dates are sent.
+    public static func timer(interval: DispatchTimeInterval, on scheduler: DateScheduler) -> SignalProducer<Date, Never> {
+        timer(interval: interval, on: scheduler, leeway: interval * 0.1)
+    }
+
+    /// A producer that sends the scheduler's current date every `interval`, starting `interval`
+    /// after each start, and never completes (dispose of the start to stop it).
+    ///
+    /// - Parameters:
+    ///   - interval: The time between dates: positive, not `.never` (precondition).
+    ///   - scheduler: The clock, and where the dates are sent.
+    ///   - leeway: How late each date may be sent, which lets the system group wake-ups; not
+    ///     negative (precondition).
+    public static func timer(
+        interval: DispatchTimeInterval,
+        on scheduler: DateScheduler,
+        leeway: DispatchTimeInterval
+    ) -> SignalProducer<Date, Never> {
+        precondition((leeway.nanosecondCount ?? .max) >= 0, "Rivulet: timer(interval:on:leeway:) needs a non-negative leeway, got \(leeway)")
+        return .fused({ downstream, lifetime in
+            let inbox = SerialInbox<Void> { _ in downstream(.value(scheduler.currentDate)) }
+            lifetime.observeEnded { inbox.close() }
+            lifetime += scheduler.schedule(
+                after: scheduler.currentDate + interval,
+                interval: interval,
+                leeway: leeway
+            ) { inbox.send(()) }
+        })
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// A producer that sends the elements of `values` one per `interval`, the first `interval`
+    /// after each start, and completes one `interval` after the last element (at once for an
+    /// empty sequence's first tick).
+    ///
+    /// The sequence is iterated afresh on each start, on the scheduler.
+    ///
+    /// - Parameters:
+    ///   - values: The elements to send; may be infinite (`0...`).
+    ///   - interval: The time between elements: positive, not `.never` (precondition).
+    ///   - scheduler: The clock, and where the elements are sent.
+    public static func interval<S: Sequence>(
+        _ values: S,
+        interval: DispatchTimeInterval,
+        on scheduler: DateScheduler
+    ) -> SignalProducer<S.Element, Error> where S.Element == Value {
+        .fused({ downstream, lifetime in
+            let timer = SerialDisposable()
+            lifetime += timer
+            var iterator: S.Iterator? = values.makeIterator()
+            let inbox = SerialInbox<Void> { _ in
+                guard iterator != nil else { return }
+                if let value = iterator?.next() {
+                    downstream(.value(value))
+                } else {
+                    iterator = nil
+                    timer.dispose()
+                    downstream(.completed)
+                }
+            }
+            lifetime.observeEnded { inbox.close() }
+            timer.inner = scheduler.schedule(
+                after: scheduler.currentDate + interval,
+                interval: interval,
+                leeway: interval * 0.1
+            ) { inbox.send(()) }
+        })
+    }
+
+    /// A producer that counts 0, 1, 2, … one per `interval`, the first `interval` after each
+    /// start, and never completes.
+    ///
+    /// - Parameters:
+    ///   - interval: The time between numbers: positive, not `.never` (precondition).
+    ///   - scheduler: The clock, and where the numbers are sent.
+    public static func interval(
+        _ interval: DispatchTimeInterval,
+        on scheduler: DateScheduler
+    ) -> SignalProducer<Int, Never> where Value == Int {
+        .interval(0..., interval: interval, on: scheduler)
+    }
+}

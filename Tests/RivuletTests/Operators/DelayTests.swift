@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import Rivulet
+
+@Suite struct DelayTests {
+    @Test func valuesAndCompletionAreShiftedByTheInterval() {
+        let scheduler = makeTestScheduler()
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let recorder = TimedRecorder<Int, TestError>(clock: scheduler)
+        signal.delay(1, on: scheduler).observe(recorder.observer)
+        input.send(value: 1)
+        scheduler.advance(by: .milliseconds(250))
+        input.send(value: 2)
+        input.sendCompleted()
+        scheduler.advance(by: .milliseconds(999))
+        #expect(recorder.events == [Timed(1, .value(1))])
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.events == [Timed(1, .value(1)), Timed(1.25, .value(2)), Timed(1.25, .completed)])
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func failureIsForwardedAtOnceAndDropsWaitingValues_E2() {
+        let scheduler = makeTestScheduler()
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let recorder = TimedRecorder<Int, TestError>(clock: scheduler)
+        signal.delay(1, on: scheduler).observe(recorder.observer)
+        input.send(value: 1)
+        scheduler.advance(by: .milliseconds(500))
+        input.send(error: TestError(3))
+        // The failure hops onto the scheduler without delay.
+        scheduler.advance()
+        #expect(recorder.events == [Timed(0.5, .failed(TestError(3)))])
+        scheduler.advance(by: .seconds(5))
+        #expect(recorder.events.count == 1)
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func interruptionIsForwardedAtOnce_E4() {
+        let scheduler = makeTestScheduler()
+        let upstream = ManualProducer<Int, TestError>()
+        let recorder = TimedRecorder<Int, TestError>(clock: scheduler)
+        upstream.producer.delay(2, on: scheduler).start(recorder.observer)
+        upstream.send(.value(1))
+        upstream.send(.interrupted)
+        scheduler.advance()
+        #expect(recorder.events == [Timed(0, .interrupted)])
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func disposalStopsUpstreamAndCancelsTimers_P4() {
+        let scheduler = makeTestScheduler()
+        let upstream = ManualProducer<Int, TestError>()
+        let recorder = EventRecorder<Int, TestError>()
+        let disposable = upstream.producer.delay(1, on: scheduler).start(recorder.observer)
+        upstream.send(.value(1))
+        upstream.send(.value(2))
+        #expect(scheduler.pendingActionCount == 2)
+        disposable.dispose()
+        #expect(upstream.ends.value == 1)
+        #expect(scheduler.pendingActionCount == 0)
+        scheduler.run()
+        #expect(recorder.events == [.interrupted])
+    }
+
+    @Test func signalAndProducerAgree_P3() {
+        let scheduler = ImmediateDateScheduler()
+        expectOperator(
+            [.value(1), .value(2), .completed] as [Signal<Int, TestError>.Event],
+            signal: { $0.delay(0, on: scheduler) },
+            producer: { $0.delay(0, on: scheduler) },
+            yields: [.value(1), .value(2), .completed]
+        )
+        expectOperator(
+            [.value(1), .failed(TestError(1))] as [Signal<Int, TestError>.Event],
+            signal: { $0.delay(0, on: scheduler) },
+            producer: { $0.delay(0, on: scheduler) },
+            yields: [.value(1), .failed(TestError(1))]
+        )
+    }
+
+    @Test func deliversOnTheQueueInOrder() {
+        let scheduler = QueueScheduler(name: "delay-test")
+        let recorder = recordUntilTerminated(SignalProducer<Int, Never>(0..<100).delay(0.001, on: scheduler))
+        #expect(recorder?.values == Array(0..<100))
+        #expect(recorder?.events.last == .completed)
+        #expect(recorder?.threads.allSatisfy { $0 != ThreadID.current } == true)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import Rivulet
+
+@Suite struct SignalProducerTimerTests {
+    @Test func timerSendsTheCurrentDateEveryInterval() {
+        let scheduler = makeTestScheduler()
+        let recorder = EventRecorder<Date, Never>()
+        let disposable = SignalProducer.timer(interval: .seconds(1), on: scheduler).start(recorder.observer)
+        scheduler.advance(by: .milliseconds(999))
+        #expect(recorder.events == [])
+        scheduler.advance(by: .milliseconds(2_001))
+        #expect(recorder.values.map(\.timeIntervalSinceReferenceDate) == [1, 2, 3])
+        disposable.dispose()
+        #expect(scheduler.pendingActionCount == 0)
+        #expect(recorder.events.last == .interrupted)
+    }
+
+    @Test func timerWithLeewayAndIndependentStarts_P2() {
+        let scheduler = makeTestScheduler()
+        let timer = SignalProducer.timer(interval: .milliseconds(500), on: scheduler, leeway: .milliseconds(10))
+        let first = EventRecorder<Date, Never>()
+        let second = EventRecorder<Date, Never>()
+        timer.start(first.observer)
+        scheduler.advance(by: .milliseconds(250))
+        timer.start(second.observer)
+        scheduler.advance(by: .milliseconds(750))
+        #expect(first.values.map(\.timeIntervalSinceReferenceDate) == [0.5, 1])
+        #expect(second.values.map(\.timeIntervalSinceReferenceDate) == [0.75])
+    }
+
+    @Test func intervalSendsEachElementThenCompletes() {
+        let scheduler = makeTestScheduler()
+        let recorder = TimedRecorder<Character, Never>(clock: scheduler)
+        SignalProducer.interval("abc", interval: .seconds(1), on: scheduler).start(recorder.observer)
+        scheduler.advance(by: .milliseconds(900))
+        #expect(recorder.events == [])
+        scheduler.advance(by: .seconds(5))
+        #expect(recorder.events == [Timed(1, .value("a")), Timed(2, .value("b")), Timed(3, .value("c")), Timed(4, .completed)])
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func intervalCounterNeverCompletes() {
+        let scheduler = makeTestScheduler()
+        let recorder = EventRecorder<Int, Never>()
+        let disposable = SignalProducer.interval(.milliseconds(100), on: scheduler).start(recorder.observer)
+        scheduler.advance(by: .milliseconds(500))
+        #expect(recorder.events == [.value(0), .value(1), .value(2), .value(3), .value(4)])
+        disposable.dispose()
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func timerRunsOnTheQueue() {
+        let scheduler = QueueScheduler(name: "timer-test")
+        let recorder = recordUntilTerminated(
+            SignalProducer.interval([1, 2, 3], interval: .milliseconds(1), on: scheduler)
+        )
+        #expect(recorder?.events == [.value(1), .value(2), .value(3), .completed])
+        #expect(recorder?.threads.contains(ThreadID.current) == false)
+    }
+}
