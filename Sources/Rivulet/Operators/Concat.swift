@@ -1,7 +1,8 @@
 extension SignalProducer {
     /// A producer that runs this producer, then `next` once this one has completed.
     ///
-    /// A failure or an interruption of this producer ends the result, and `next` never starts.
+    /// A failure of this producer ends the result, and `next` never starts. Like any `.concat`
+    /// flattening, an interruption of this producer counts as its completion: `next` starts.
     public func concat(_ next: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
         SignalProducer<SignalProducer<Value, Error>, Error>([self, next]).flatten(.concat)
     }
