@@ -128,6 +128,26 @@ import Testing
         #expect(box.object == nil)
     }
 
+    @Test func userClosureAndInnersAreReleasedWhenTheResultIsDisposed_P4() {
+        let box = WeakBox<Tracked>(nil)
+        let inner = ControlledProducer<Int, TestError>()
+        let (outer, input) = Signal<Int, TestError>.pipe()
+        let disposable: Disposable
+        do {
+            let tracked = Tracked()
+            box.object = tracked
+            disposable = SignalProducer(outer).flatMap(.latest) { _ -> IntProducer in
+                _ = tracked
+                return inner.producer
+            }.start()
+        }
+        input.send(value: 1)
+        #expect(box.object != nil)
+        disposable.dispose()
+        #expect(inner.ended == 1)
+        #expect(box.object == nil)
+    }
+
     @Test func strategyDescriptionsAndEquality() {
         #expect(FlattenStrategy.merge.description == "merge")
         #expect(FlattenStrategy.concat.description == "concat")
@@ -543,7 +563,7 @@ import Testing
         let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
         let recorder = EventRecorder<Int, TestError>()
         outer.flatten(.latest).observe(recorder.observer)
-        let generations = 200
+        let generations = 100
         let pipes: [Pipe] = (0..<generations).map { _ in Signal<Int, TestError>.pipe() }
         let current = Locked(0)
         let finished = withWatchdog(seconds: 20, "latest senders") {
