@@ -62,4 +62,3 @@ func flattened(
 let allFlattenStrategies: [FlattenStrategy] = [.merge, .concat, .concurrent(limit: 2), .latest, .race, .throttle]
 
 typealias IntProducer = SignalProducer<Int, TestError>
-typealias OuterPipe = (output: Signal<IntProducer, TestError>, input: Signal<IntProducer, TestError>.Observer)
