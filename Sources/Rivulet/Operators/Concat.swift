@@ -1,0 +1,151 @@
+extension SignalProducer {
+    /// A producer that runs this producer, then `next` once this one has completed.
+    ///
+    /// A failure of this producer ends the result, and `next` never starts. Like any `.concat`
+    /// flattening, an interruption of this producer counts as its completion: `next` starts.
+    public func concat(_ next: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
+        SignalProducer<SignalProducer<Value, Error>, Error>([self, next]).flatten(.concat)
+    }
+
+    /// A producer that runs this producer, then `next` (a signal, producer, property, …) once
+    /// this one has completed.
+    public func concat<Next: SignalProducerConvertible>(
+        _ next: Next
+    ) -> SignalProducer<Value, Error> where Next.Value == Value, Next.Error == Error {
+        concat(next.producer)
+    }
+
+    /// A producer that sends this producer's values, then `value` when it completes.
+    public func concat(value: Value) -> SignalProducer<Value, Error> {
+        concat(SignalProducer(value: value))
+    }
+
+    /// A producer that sends this producer's values, then fails with `error` instead of completing.
+    public func concat(error: Error) -> SignalProducer<Value, Error> {
+        concat(SignalProducer(error: error))
+    }
+
+    /// A producer that runs `previous` first, then this producer once `previous` has completed.
+    public func prefix(_ previous: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
+        previous.concat(self)
+    }
+
+    /// A producer that runs `previous` (a signal, producer, property, …) first, then this
+    /// producer once `previous` has completed.
+    public func prefix<Previous: SignalProducerConvertible>(
+        _ previous: Previous
+    ) -> SignalProducer<Value, Error> where Previous.Value == Value, Previous.Error == Error {
+        prefix(previous.producer)
+    }
+
+    /// A producer that sends `value` first, then this producer's events.
+    public func prefix(value: Value) -> SignalProducer<Value, Error> {
+        prefix(SignalProducer(value: value))
+    }
+}
+
+// MARK: - then
+
+extension Signal.Event {
+    /// The stage behind `then`: ignores values, forwards failure and interruption at once; on
+    /// completion, releases the upstream and starts `replacement` into the same downstream.
+    static func thenSink<U, F>(
+        _ replacement: SignalProducer<U, F>,
+        promote: @escaping (Error) -> F,
+        downstream: @escaping EventSink<U, F>,
+        lifetime: Lifetime,
+        releaseUpstream: @escaping () -> Void
+    ) -> EventSink<Value, Error> {
+        var hasEnded = false
+        return { event in
+            // E1: nothing the upstream might send after its terminal event goes anywhere.
+            guard !hasEnded else { return }
+            switch event {
+            case .value:
+                break
+            case let .failed(error):
+                hasEnded = true
+                downstream(.failed(promote(error)))
+            case .completed:
+                hasEnded = true
+                releaseUpstream()
+                if !lifetime.hasEnded { replacement.startInstance(downstream, lifetime) }
+            case .interrupted:
+                hasEnded = true
+                downstream(.interrupted)
+            }
+        }
+    }
+}
+
+extension SignalProducer {
+    /// Runs this producer ignoring its values, then `replacement` once it has completed.
+    fileprivate func thenStarting<U, F>(
+        _ replacement: SignalProducer<U, F>,
+        promote: @escaping (Error) -> F
+    ) -> SignalProducer<U, F> {
+        SignalProducer<U, F>.fused({ downstream, lifetime in
+            self.startReleasable(in: lifetime) { release in
+                Signal.Event.thenSink(
+                    replacement, promote: promote, downstream: downstream, lifetime: lifetime, releaseUpstream: release
+                )
+            }
+        })
+    }
+
+    /// A producer that waits for this producer to complete, ignoring its values, then forwards
+    /// the events of `replacement` (which cannot fail).
+    ///
+    /// A failure or interruption of this producer is forwarded at once, and `replacement` never starts.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Replacement.Value, Error> where Replacement.Error == Never {
+        thenStarting(replacement.producer.flattenPromoted(), promote: { $0 })
+    }
+
+    /// A producer that waits for this producer to complete, ignoring its values, then forwards
+    /// the events of `replacement`.
+    ///
+    /// A failure or interruption of this producer is forwarded at once, and `replacement` never starts.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Replacement.Value, Error> where Replacement.Error == Error {
+        thenStarting(replacement.producer, promote: { $0 })
+    }
+
+    /// A producer that waits for this producer to complete, ignoring its values, then forwards
+    /// the events of `replacement`, which sends values of the same type.
+    ///
+    /// A failure or interruption of this producer is forwarded at once, and `replacement` never starts.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {
+        thenStarting(replacement.producer, promote: { $0 })
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// A producer that waits for this producer to complete, ignoring its values, then forwards
+    /// the events of `replacement`, including its failure.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Replacement.Value, Replacement.Error> {
+        thenStarting(replacement.producer, promote: flattenNever)
+    }
+
+    /// A producer that waits for this producer to complete, ignoring its values, then forwards
+    /// the events of `replacement`.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Replacement.Value, Never> where Replacement.Error == Never {
+        thenStarting(replacement.producer, promote: flattenNever)
+    }
+
+    /// A producer that waits for this producer to complete, ignoring its values, then forwards
+    /// the events of `replacement`, which sends values of the same type.
+    public func then<Replacement: SignalProducerConvertible>(
+        _ replacement: Replacement
+    ) -> SignalProducer<Value, Never> where Replacement.Value == Value, Replacement.Error == Never {
+        thenStarting(replacement.producer, promote: flattenNever)
+    }
+}

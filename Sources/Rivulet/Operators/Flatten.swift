@@ -1,0 +1,370 @@
+// MARK: - The flattening stage (one implementation for signals and producers)
+
+/// An input of a flattening: an event of the outer stream, or of inner stream `id`.
+enum FlattenInput<Outer, Value, Error: Swift.Error> {
+    case outer(Signal<Outer, Error>.Event)
+    case inner(FlattenInnerID, Signal<Value, Error>.Event)
+}
+
+/// Runs one flattening: the outer stream and every inner stream send into one `SerialInbox`, so
+/// the state machine sees one input at a time whatever threads send (E5), and no lock is held
+/// while inner producers start or events go downstream (O7).
+///
+/// Each inner stream runs with its own lifetime, ended when the inner stream ends, is replaced or
+/// loses a race, or when the flattened stream ends (P4).
+final class FlattenRun<Outer, Value, Error: Swift.Error> {
+    typealias Input = FlattenInput<Outer, Value, Error>
+    typealias Inner = SignalProducer<Value, Error>
+
+    private var machine: FlattenStateMachine<Inner>
+    /// The lifetimes of the running inner streams, and their handles in the flattened lifetime.
+    private var running: [FlattenInnerID: (token: Lifetime.Token, handle: Disposable?)] = [:]
+    private let downstream: EventSink<Value, Error>
+    private let lifetime: Lifetime
+    private let makeInner: (Outer) -> Inner
+    private var inbox: SerialInbox<Input>?
+
+    private init(
+        _ strategy: FlattenStrategy,
+        _ downstream: @escaping EventSink<Value, Error>,
+        _ lifetime: Lifetime,
+        _ makeInner: @escaping (Outer) -> Inner
+    ) {
+        machine = FlattenStateMachine(strategy.kind)
+        self.downstream = downstream
+        self.lifetime = lifetime
+        self.makeInner = makeInner
+    }
+
+    /// Starts a flattening that sends into `downstream`, and returns the sink for the outer stream.
+    ///
+    /// The inbox holds the run (and so the user's closure) until the flattened stream ends or
+    /// `lifetime` ends; then it is closed and lets everything go.
+    static func start(
+        _ strategy: FlattenStrategy,
+        downstream: @escaping EventSink<Value, Error>,
+        lifetime: Lifetime,
+        makeInner: @escaping (Outer) -> Inner
+    ) -> EventSink<Outer, Error> {
+        let run = FlattenRun(strategy, downstream, lifetime, makeInner)
+        let inbox = SerialInbox<Input> { input in run.handle(input) }
+        run.inbox = inbox
+        lifetime.observeEnded { inbox.close() }
+        return { event in inbox.send(.outer(event)) }
+    }
+
+    private func handle(_ input: Input) {
+        switch input {
+        case let .outer(.value(outer)):
+            guard !machine.hasTerminated else { return }
+            perform(machine.outerValue(makeInner(outer)))
+        case .outer(.completed):
+            perform(machine.outerCompleted())
+        case let .outer(.failed(error)):
+            if machine.terminate() { finish(.failed(error)) }
+        case .outer(.interrupted):
+            if machine.terminate() { finish(.interrupted) }
+        case let .inner(id, .value(value)):
+            let actions = machine.innerValue(id)
+            perform(actions, value: value)
+        case let .inner(id, .failed(error)):
+            release(id)
+            if machine.innerFailed(id) { finish(.failed(error)) }
+        case let .inner(id, .completed):
+            release(id)
+            perform(machine.innerCompleted(id))
+        case let .inner(id, .interrupted):
+            release(id)
+            perform(machine.innerInterrupted(id))
+        }
+    }
+
+    private func perform(_ actions: FlattenStateMachine<Inner>.Actions, value: Value? = nil) {
+        for id in actions.cancel { release(id) }
+        if actions.forwardValue, let value { downstream(.value(value)) }
+        if let (id, inner) = actions.start { start(inner, id: id) }
+        if actions.complete { finish(.completed) }
+    }
+
+    private func start(_ inner: Inner, id: FlattenInnerID) {
+        guard let inbox else { return }
+        let (innerLifetime, token) = Lifetime.make()
+        let handle = lifetime += AnyDisposable { token.dispose() }
+        running[id] = (token, handle)
+        // The flattened stream may have been disposed of meanwhile: then the token is disposed of.
+        guard !innerLifetime.hasEnded else { return }
+        inner.startInstance({ event in inbox.send(.inner(id, event)) }, innerLifetime)
+    }
+
+    /// Ends inner stream `id`'s lifetime, disposing of its work, and forgets it.
+    private func release(_ id: FlattenInnerID) {
+        guard let entry = running.removeValue(forKey: id) else { return }
+        entry.handle?.dispose()
+        entry.token.dispose()
+    }
+
+    private func finish(_ event: Signal<Value, Error>.Event) {
+        downstream(event)
+        // Sending a terminal event ends `lifetime`, which disposes of every inner stream. Close
+        // the inbox in any case, so that the run and the user's closures are let go.
+        inbox?.close()
+    }
+}
+
+/// The flattening stage behind every `flatten` and `flatMap` overload.
+func flattenStage<Outer, OuterError, Value, Error>(
+    _ strategy: FlattenStrategy,
+    promotingOuter promote: @escaping (OuterError) -> Error,
+    _ makeInner: @escaping (Outer) -> SignalProducer<Value, Error>
+) -> EventTransform<Outer, OuterError, Value, Error> {
+    { downstream, lifetime in
+        let sink = FlattenRun.start(strategy, downstream: downstream, lifetime: lifetime, makeInner: makeInner)
+        return { event in sink(event.mapError(promote)) }
+    }
+}
+
+/// The flattening stage for an outer stream whose error type is the flattened one.
+func flattenStage<Outer, Value, Error>(
+    _ strategy: FlattenStrategy,
+    _ makeInner: @escaping (Outer) -> SignalProducer<Value, Error>
+) -> EventTransform<Outer, Error, Value, Error> {
+    { downstream, lifetime in
+        FlattenRun.start(strategy, downstream: downstream, lifetime: lifetime, makeInner: makeInner)
+    }
+}
+
+/// Turns an impossible failure into any error type.
+func flattenNever<E>(_ never: Never) -> E {}
+
+extension SignalProducer where Error == Never {
+    /// This producer, typed as able to fail with `F` (it never does).
+    func flattenPromoted<F>(_: F.Type = F.self) -> SignalProducer<Value, F> {
+        .fused({ downstream, lifetime in
+            self.startInstance({ event in downstream(event.mapError(flattenNever)) }, lifetime)
+        })
+    }
+}
+
+// MARK: - flatten
+
+extension Signal where Value: SignalProducerConvertible, Error == Value.Error {
+    /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
+    ///
+    /// A failure of this signal or of a running inner stream fails the result at once (E2).
+    /// An interrupted inner stream is treated as completed.
+    public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
+        flatMapEvent(flattenStage(strategy) { $0.producer })
+    }
+}
+
+extension Signal where Value: SignalProducerConvertible, Error == Never {
+    /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
+    ///
+    /// A failure of a running inner stream fails the result at once (E2).
+    public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Value.Error> {
+        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever) { $0.producer })
+    }
+}
+
+extension Signal where Value: SignalProducerConvertible, Error == Never, Value.Error == Never {
+    /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
+    public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Never> {
+        flatMapEvent(flattenStage(strategy) { $0.producer })
+    }
+}
+
+extension Signal where Value: SignalProducerConvertible, Value.Error == Never {
+    /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
+    ///
+    /// A failure of this signal fails the result at once (E2).
+    public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
+        flatMapEvent(flattenStage(strategy) { $0.producer.flattenPromoted() })
+    }
+}
+
+extension SignalProducer where Value: SignalProducerConvertible, Error == Value.Error {
+    /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
+    ///
+    /// A failure of this producer or of a running inner stream fails the result at once (E2).
+    /// An interrupted inner stream is treated as completed.
+    public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
+        flatMapEvent(flattenStage(strategy) { $0.producer })
+    }
+}
+
+extension SignalProducer where Value: SignalProducerConvertible, Error == Never {
+    /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
+    ///
+    /// A failure of a running inner stream fails the result at once (E2).
+    public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Value.Error> {
+        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever) { $0.producer })
+    }
+}
+
+extension SignalProducer where Value: SignalProducerConvertible, Error == Never, Value.Error == Never {
+    /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
+    public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Never> {
+        flatMapEvent(flattenStage(strategy) { $0.producer })
+    }
+}
+
+extension SignalProducer where Value: SignalProducerConvertible, Value.Error == Never {
+    /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
+    ///
+    /// A failure of this producer fails the result at once (E2).
+    public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
+        flatMapEvent(flattenStage(strategy) { $0.producer.flattenPromoted() })
+    }
+}
+
+// MARK: - flatMap
+
+extension Signal {
+    /// Maps each value to a producer and flattens the producers by `strategy`.
+    ///
+    /// `transform` runs for every value, as it arrives, even if `strategy` then ignores or
+    /// queues the producer. A failure of this signal or of a running inner producer fails the
+    /// result at once (E2).
+    public func flatMap<U>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> SignalProducer<U, Error>
+    ) -> Signal<U, Error> {
+        flatMapEvent(flattenStage(strategy, transform))
+    }
+
+    /// Maps each value to a stream (signal, producer, property, …) and flattens the streams by
+    /// `strategy`; see `flatMap(_:_:)`.
+    public func flatMap<Inner: SignalProducerConvertible>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> Inner
+    ) -> Signal<Inner.Value, Error> where Inner.Error == Error {
+        flatMapEvent(flattenStage(strategy) { transform($0).producer })
+    }
+
+    /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    public func flatMap<U>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> SignalProducer<U, Never>
+    ) -> Signal<U, Error> {
+        flatMapEvent(flattenStage(strategy) { transform($0).flattenPromoted() })
+    }
+
+    /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    public func flatMap<Inner: SignalProducerConvertible>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> Inner
+    ) -> Signal<Inner.Value, Error> where Inner.Error == Never {
+        flatMapEvent(flattenStage(strategy) { transform($0).producer.flattenPromoted() })
+    }
+}
+
+extension Signal where Error == Never {
+    /// Maps each value to a producer and flattens the producers by `strategy`; the result fails
+    /// when a running inner producer fails.
+    public func flatMap<U, F>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> SignalProducer<U, F>
+    ) -> Signal<U, F> {
+        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever, transform))
+    }
+
+    /// Maps each value to a stream and flattens the streams by `strategy`; the result fails when
+    /// a running inner stream fails.
+    public func flatMap<Inner: SignalProducerConvertible>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> Inner
+    ) -> Signal<Inner.Value, Inner.Error> {
+        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever) { transform($0).producer })
+    }
+
+    /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    public func flatMap<U>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> SignalProducer<U, Never>
+    ) -> Signal<U, Never> {
+        flatMapEvent(flattenStage(strategy, transform))
+    }
+
+    /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    public func flatMap<Inner: SignalProducerConvertible>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> Inner
+    ) -> Signal<Inner.Value, Never> where Inner.Error == Never {
+        flatMapEvent(flattenStage(strategy) { transform($0).producer })
+    }
+}
+
+extension SignalProducer {
+    /// Maps each value to a producer and flattens the producers by `strategy`.
+    ///
+    /// `transform` runs for every value, as it arrives, even if `strategy` then ignores or
+    /// queues the producer. A failure of this producer or of a running inner producer fails the
+    /// result at once (E2).
+    public func flatMap<U>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> SignalProducer<U, Error>
+    ) -> SignalProducer<U, Error> {
+        flatMapEvent(flattenStage(strategy, transform))
+    }
+
+    /// Maps each value to a stream (signal, producer, property, …) and flattens the streams by
+    /// `strategy`; see `flatMap(_:_:)`.
+    public func flatMap<Inner: SignalProducerConvertible>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> Inner
+    ) -> SignalProducer<Inner.Value, Error> where Inner.Error == Error {
+        flatMapEvent(flattenStage(strategy) { transform($0).producer })
+    }
+
+    /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    public func flatMap<U>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> SignalProducer<U, Never>
+    ) -> SignalProducer<U, Error> {
+        flatMapEvent(flattenStage(strategy) { transform($0).flattenPromoted() })
+    }
+
+    /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    public func flatMap<Inner: SignalProducerConvertible>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> Inner
+    ) -> SignalProducer<Inner.Value, Error> where Inner.Error == Never {
+        flatMapEvent(flattenStage(strategy) { transform($0).producer.flattenPromoted() })
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// Maps each value to a producer and flattens the producers by `strategy`; the result fails
+    /// when a running inner producer fails.
+    public func flatMap<U, F>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> SignalProducer<U, F>
+    ) -> SignalProducer<U, F> {
+        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever, transform))
+    }
+
+    /// Maps each value to a stream and flattens the streams by `strategy`; the result fails when
+    /// a running inner stream fails.
+    public func flatMap<Inner: SignalProducerConvertible>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> Inner
+    ) -> SignalProducer<Inner.Value, Inner.Error> {
+        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever) { transform($0).producer })
+    }
+
+    /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    public func flatMap<U>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> SignalProducer<U, Never>
+    ) -> SignalProducer<U, Never> {
+        flatMapEvent(flattenStage(strategy, transform))
+    }
+
+    /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    public func flatMap<Inner: SignalProducerConvertible>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> Inner
+    ) -> SignalProducer<Inner.Value, Never> where Inner.Error == Never {
+        flatMapEvent(flattenStage(strategy) { transform($0).producer })
+    }
+}

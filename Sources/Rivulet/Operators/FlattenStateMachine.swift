@@ -1,0 +1,161 @@
+/// Names one inner stream within one flattening, in the order the inner streams were started.
+typealias FlattenInnerID = UInt64
+
+/// The decisions of `flatten(_:)`, free of threads, closures and disposables.
+///
+/// The flattening's inbox feeds it one input at a time (outer value, inner value, inner end, …);
+/// each method updates the state and returns what the caller must do: start an inner stream,
+/// dispose of some, forward the value, or end the flattened stream. Inner streams are tracked by
+/// ID, so events from an inner stream that was replaced, lost a race or already ended are
+/// recognised as stale and dropped.
+struct FlattenStateMachine<Inner> {
+    /// What the caller must do after an input, in this order: dispose of `cancel`, forward the
+    /// value (for an inner value), start `start`, then complete if `complete`.
+    struct Actions {
+        /// Inner streams to dispose of (replaced by `.latest`, or losers of a `.race`).
+        var cancel: [FlattenInnerID] = []
+        /// Whether the inner value that was the input is forwarded.
+        var forwardValue = false
+        /// An inner stream to start, with the ID its events must carry.
+        var start: (id: FlattenInnerID, inner: Inner)?
+        /// Whether the flattened stream completes now.
+        var complete = false
+    }
+
+    let kind: FlattenStrategy.Kind
+    /// The inner streams whose events are forwarded: all running ones for `.concurrent`, the
+    /// newest for `.latest`, the contenders (or the winner) for `.race`, the running one for `.throttle`.
+    private(set) var running: Set<FlattenInnerID> = []
+    /// Inner streams waiting for a free slot (`.concurrent` only), oldest first.
+    private var waiting = FIFOQueue<Inner>()
+    private(set) var waitingCount = 0
+    /// The inner stream that won the race (`.race` only).
+    private(set) var winner: FlattenInnerID?
+    private(set) var outerHasCompleted = false
+    /// Whether the flattened stream has ended: every later input is ignored (E1).
+    private(set) var hasTerminated = false
+    private var nextID: FlattenInnerID = 0
+
+    init(_ kind: FlattenStrategy.Kind) {
+        self.kind = kind
+    }
+
+    // MARK: Outer stream
+
+    /// The outer stream sent an inner stream.
+    mutating func outerValue(_ inner: Inner) -> Actions {
+        var actions = Actions()
+        guard !hasTerminated else { return actions }
+        switch kind {
+        case let .concurrent(limit):
+            if UInt(running.count) < limit {
+                actions.start = startInner(inner)
+            } else {
+                waiting.append(inner)
+                waitingCount += 1
+            }
+        case .latest:
+            actions.cancel = Array(running)
+            running.removeAll()
+            actions.start = startInner(inner)
+        case .race:
+            if winner == nil { actions.start = startInner(inner) }
+        case .throttle:
+            if running.isEmpty { actions.start = startInner(inner) }
+        }
+        return actions
+    }
+
+    /// The outer stream completed.
+    mutating func outerCompleted() -> Actions {
+        var actions = Actions()
+        guard !hasTerminated else { return actions }
+        outerHasCompleted = true
+        completeIfDone(&actions)
+        return actions
+    }
+
+    /// The outer stream failed or was interrupted, or the flattened stream must end for another
+    /// reason. Returns whether the caller forwards the terminal event (`false` if already ended).
+    mutating func terminate() -> Bool {
+        guard !hasTerminated else { return false }
+        hasTerminated = true
+        running.removeAll()
+        // Let go of the waiting inner streams; the caller releases them when it drops the machine.
+        _ = waiting.removeAll()
+        waitingCount = 0
+        return true
+    }
+
+    // MARK: Inner streams
+
+    /// Inner stream `id` sent a value.
+    mutating func innerValue(_ id: FlattenInnerID) -> Actions {
+        var actions = Actions()
+        guard !hasTerminated, running.contains(id) else { return actions }
+        if case .race = kind, winner == nil {
+            declareWinner(id, &actions)
+        }
+        actions.forwardValue = true
+        return actions
+    }
+
+    /// Inner stream `id` failed. Returns whether the failure ends the flattened stream (E2);
+    /// a stale inner stream's failure is ignored.
+    mutating func innerFailed(_ id: FlattenInnerID) -> Bool {
+        guard !hasTerminated, running.contains(id) else { return false }
+        return terminate()
+    }
+
+    /// Inner stream `id` completed.
+    mutating func innerCompleted(_ id: FlattenInnerID) -> Actions {
+        var actions = Actions()
+        guard !hasTerminated, running.contains(id) else { return actions }
+        if case .race = kind, winner == nil {
+            // Completing is the first event: this inner stream wins, with nothing to forward.
+            declareWinner(id, &actions)
+        }
+        innerEnded(id, &actions)
+        return actions
+    }
+
+    /// Inner stream `id` was interrupted: it stops, and the flattening goes on as if it had
+    /// completed, except that it cannot win a race (E4: flattening ignores inner interruption).
+    mutating func innerInterrupted(_ id: FlattenInnerID) -> Actions {
+        var actions = Actions()
+        guard !hasTerminated, running.contains(id) else { return actions }
+        innerEnded(id, &actions)
+        return actions
+    }
+
+    // MARK: Helpers
+
+    private mutating func startInner(_ inner: Inner) -> (id: FlattenInnerID, inner: Inner) {
+        let id = nextID
+        nextID += 1
+        running.insert(id)
+        return (id, inner)
+    }
+
+    private mutating func declareWinner(_ id: FlattenInnerID, _ actions: inout Actions) {
+        winner = id
+        running.remove(id)
+        actions.cancel = Array(running)
+        running = [id]
+    }
+
+    private mutating func innerEnded(_ id: FlattenInnerID, _ actions: inout Actions) {
+        running.remove(id)
+        if case let .concurrent(limit) = kind, UInt(running.count) < limit, let next = waiting.popFirst() {
+            waitingCount -= 1
+            actions.start = startInner(next)
+        }
+        completeIfDone(&actions)
+    }
+
+    private mutating func completeIfDone(_ actions: inout Actions) {
+        guard outerHasCompleted, running.isEmpty, waitingCount == 0 else { return }
+        hasTerminated = true
+        actions.complete = true
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+@testable import Rivulet
+
+/// The flattening decisions, checked without any stream: inner streams are plain strings.
+@Suite struct FlattenStateMachineTests {
+    typealias Machine = FlattenStateMachine<String>
+
+    @Test func concurrentStartsUpToTheLimitThenQueuesInOrder() {
+        var machine = Machine(FlattenStrategy.concurrent(limit: 2).kind)
+        #expect(machine.outerValue("a").start?.inner == "a")
+        #expect(machine.outerValue("b").start?.inner == "b")
+        #expect(machine.outerValue("c").start == nil)
+        #expect(machine.outerValue("d").start == nil)
+        #expect(machine.waitingCount == 2)
+        let next = machine.innerCompleted(1)
+        #expect(next.start?.inner == "c")
+        #expect(next.start?.id == 2)
+        #expect(!next.complete)
+        #expect(machine.innerInterrupted(0).start?.inner == "d")
+        #expect(machine.outerCompleted().complete == false)
+        #expect(machine.innerCompleted(2).complete == false)
+        #expect(machine.innerCompleted(3).complete == true)
+        #expect(machine.hasTerminated)
+    }
+
+    @Test func innerValuesAreForwardedOnlyFromRunningInners() {
+        var machine = Machine(FlattenStrategy.merge.kind)
+        _ = machine.outerValue("a")
+        #expect(machine.innerValue(0).forwardValue)
+        #expect(!machine.innerValue(7).forwardValue)
+        _ = machine.innerCompleted(0)
+        #expect(!machine.innerValue(0).forwardValue)
+    }
+
+    @Test func latestCancelsThePreviousInnerAndIgnoresItsLateEvents() {
+        var machine = Machine(FlattenStrategy.latest.kind)
+        _ = machine.outerValue("a")
+        let replace = machine.outerValue("b")
+        #expect(replace.cancel == [0])
+        #expect(replace.start?.id == 1)
+        #expect(!machine.innerValue(0).forwardValue)
+        let staleFailure = machine.innerFailed(0)
+        #expect(!staleFailure)
+        #expect(machine.outerCompleted().complete == false)
+        // The replaced inner's completion does not count.
+        #expect(machine.innerCompleted(0).complete == false)
+        #expect(machine.innerCompleted(1).complete == true)
+    }
+
+    @Test func raceWinnerIsTheFirstToSendAndLatecomersAreDropped() {
+        var machine = Machine(FlattenStrategy.race.kind)
+        _ = machine.outerValue("a")
+        _ = machine.outerValue("b")
+        _ = machine.outerValue("c")
+        let win = machine.innerValue(1)
+        #expect(win.forwardValue)
+        #expect(win.cancel.sorted() == [0, 2])
+        #expect(machine.winner == 1)
+        #expect(!machine.innerValue(0).forwardValue)
+        #expect(machine.outerValue("d").start == nil)
+        #expect(machine.innerCompleted(1).complete == false)
+        #expect(machine.outerCompleted().complete == true)
+    }
+
+    @Test func raceInterruptedContenderIsDroppedWithoutWinning() {
+        var machine = Machine(FlattenStrategy.race.kind)
+        _ = machine.outerValue("a")
+        _ = machine.outerValue("b")
+        let dropped = machine.innerInterrupted(0)
+        #expect(dropped.cancel.isEmpty)
+        #expect(machine.winner == nil)
+        let completed = machine.innerCompleted(1)
+        #expect(machine.winner == 1)
+        #expect(!completed.complete)
+        #expect(machine.outerCompleted().complete)
+    }
+
+    @Test func throttleDropsInnersWhileOneRuns() {
+        var machine = Machine(FlattenStrategy.throttle.kind)
+        #expect(machine.outerValue("a").start?.inner == "a")
+        #expect(machine.outerValue("b").start == nil)
+        _ = machine.innerCompleted(0)
+        #expect(machine.outerValue("c").start?.inner == "c")
+        #expect(machine.outerCompleted().complete == false)
+        #expect(machine.innerCompleted(1).complete == true)
+    }
+
+    @Test func terminateHappensOnceAndSilencesEverything_E1() {
+        var machine = Machine(FlattenStrategy.merge.kind)
+        _ = machine.outerValue("a")
+        _ = machine.outerValue("b")
+        let failed = machine.innerFailed(0)
+        let terminatedAgain = machine.terminate()
+        let laterFailure = machine.innerFailed(1)
+        #expect(failed)
+        #expect(!terminatedAgain)
+        #expect(!laterFailure)
+        #expect(!machine.innerValue(1).forwardValue)
+        #expect(machine.outerValue("c").start == nil)
+        #expect(!machine.outerCompleted().complete)
+        #expect(machine.running.isEmpty)
+    }
+
+    @Test func completesAtOnceWhenNothingRuns() {
+        for strategy in allFlattenStrategies {
+            var machine = Machine(strategy.kind)
+            #expect(machine.outerCompleted().complete, "\(strategy)")
+        }
+    }
+}

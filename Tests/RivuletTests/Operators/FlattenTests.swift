@@ -1,0 +1,620 @@
+import Foundation
+import Testing
+@testable import Rivulet
+
+// MARK: - Every strategy
+
+@Suite struct FlattenContractTests {
+    @Test(arguments: allFlattenStrategies, Via.allCases)
+    func outerFailureIsForwardedAtOnceAndDisposesInners_E2(strategy: FlattenStrategy, via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let inner = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, strategy, via: via)
+        input.send(value: inner.producer)
+        input.send(error: TestError(1))
+        inner.send(value: 5)
+        #expect(recorder.events == [.failed(TestError(1))])
+        #expect(inner.ended == 1)
+    }
+
+    @Test(arguments: allFlattenStrategies, Via.allCases)
+    func innerFailureIsForwardedAtOnce_E2(strategy: FlattenStrategy, via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let inner = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, strategy, via: via)
+        input.send(value: inner.producer)
+        inner.send(value: 1)
+        inner.send(.failed(TestError(2)))
+        input.send(value: SignalProducer(value: 9))
+        #expect(recorder.events == [.value(1), .failed(TestError(2))])
+        #expect(inner.ended == 1)
+    }
+
+    @Test(arguments: allFlattenStrategies, Via.allCases)
+    func outerInterruptionIsForwardedAtOnceAndDisposesInners_E4(strategy: FlattenStrategy, via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let inner = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, strategy, via: via)
+        input.send(value: inner.producer)
+        input.sendInterrupted()
+        #expect(recorder.events == [.interrupted])
+        #expect(inner.ended == 1)
+    }
+
+    @Test(arguments: allFlattenStrategies, Via.allCases)
+    func innerInterruptionIsIgnored_E4(strategy: FlattenStrategy, via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let first = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, strategy, via: via)
+        input.send(value: first.producer)
+        first.send(.interrupted)
+        // The flattening goes on: a later inner stream runs and its values are forwarded.
+        input.send(value: SignalProducer([7, 8]))
+        input.sendCompleted()
+        #expect(recorder.events == [.value(7), .value(8), .completed])
+    }
+
+    @Test(arguments: allFlattenStrategies, Via.allCases)
+    func disposingTheResultDisposesTheOuterAndEveryInner_P4(strategy: FlattenStrategy, via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let inner = ControlledProducer<Int, TestError>()
+        let later = ControlledProducer<Int, TestError>()
+        let (recorder, disposable) = flattened(outer, strategy, via: via)
+        input.send(value: inner.producer)
+        disposable?.dispose()
+        #expect(inner.ended == 1)
+        // Detached from the outer signal: a new inner stream is never started.
+        input.send(value: later.producer)
+        inner.send(value: 1)
+        #expect(later.starts == 0)
+        #expect(recorder.values.isEmpty)
+        #expect(recorder.terminalCount <= 1)
+    }
+
+    @Test(arguments: allFlattenStrategies)
+    func completesWhenTheOuterCompletesWithNoInner(strategy: FlattenStrategy) {
+        expectOperator(
+            [.completed] as [Signal<IntProducer, TestError>.Event],
+            signal: { $0.flatten(strategy) },
+            producer: { $0.flatten(strategy) },
+            yields: [.completed]
+        )
+    }
+
+    @Test(arguments: allFlattenStrategies)
+    func nothingAfterTheTerminalEvent_E1(strategy: FlattenStrategy) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let inner = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, strategy, via: .producer)
+        input.send(value: inner.producer)
+        inner.sendCompleted()
+        input.sendCompleted()
+        input.send(value: SignalProducer(value: 1))
+        inner.send(value: 2)
+        #expect(recorder.events == [.completed])
+    }
+
+    @Test func eachInnerGetsItsOwnLifetimeEndedWhenItCompletes() {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let first = ControlledProducer<Int, TestError>()
+        let second = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .merge, via: .signal)
+        input.send(value: first.producer)
+        input.send(value: second.producer)
+        first.sendCompleted()
+        #expect(first.ended == 1)
+        #expect(second.ended == 0)
+        second.send(value: 3)
+        #expect(recorder.events == [.value(3)])
+    }
+
+    @Test func userClosureIsReleasedWhenTheResultTerminates_O7() {
+        let (outer, input) = Signal<Int, TestError>.pipe()
+        let box = WeakBox<Tracked>(nil)
+        var recorder: EventRecorder<Int, TestError>? = EventRecorder()
+        do {
+            let tracked = Tracked()
+            box.object = tracked
+            outer.flatMap(.merge) { value -> IntProducer in
+                _ = tracked
+                return SignalProducer(value: value)
+            }.observe(recorder!.observer)
+        }
+        input.send(value: 1)
+        #expect(box.object != nil)
+        input.sendCompleted()
+        #expect(recorder?.events == [.value(1), .completed])
+        recorder = nil
+        #expect(box.object == nil)
+    }
+
+    @Test func userClosureAndInnersAreReleasedWhenTheResultIsDisposed_P4() {
+        let box = WeakBox<Tracked>(nil)
+        let inner = ControlledProducer<Int, TestError>()
+        let (outer, input) = Signal<Int, TestError>.pipe()
+        let disposable: Disposable
+        do {
+            let tracked = Tracked()
+            box.object = tracked
+            disposable = SignalProducer(outer).flatMap(.latest) { _ -> IntProducer in
+                _ = tracked
+                return inner.producer
+            }.start()
+        }
+        input.send(value: 1)
+        #expect(box.object != nil)
+        disposable.dispose()
+        #expect(inner.ended == 1)
+        #expect(box.object == nil)
+    }
+
+    @Test func strategyDescriptionsAndEquality() {
+        #expect(FlattenStrategy.merge.description == "merge")
+        #expect(FlattenStrategy.concat.description == "concat")
+        #expect(FlattenStrategy.concurrent(limit: 3).description == "concurrent(limit: 3)")
+        #expect(FlattenStrategy.latest.description == "latest")
+        #expect(FlattenStrategy.race.description == "race")
+        #expect(FlattenStrategy.throttle.description == "throttle")
+        #expect(FlattenStrategy.concurrent(limit: 1) == .concat)
+        #expect(FlattenStrategy.concurrent(limit: .max) == .merge)
+        #expect(Set(allFlattenStrategies).count == allFlattenStrategies.count)
+    }
+}
+
+// MARK: - .merge
+
+@Suite struct FlattenMergeTests {
+    @Test func forwardsAllValuesAndCompletesAfterOuterAndInners_P3() {
+        expectOperator(
+            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
+                as [Signal<IntProducer, TestError>.Event],
+            signal: { $0.flatten(.merge) },
+            producer: { $0.flatten(.merge) },
+            yields: [.value(1), .value(2), .value(3), .completed]
+        )
+    }
+
+    @Test(arguments: Via.allCases)
+    func interleavesRunningInnersAndWaitsForThemToComplete(via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let a = ControlledProducer<Int, TestError>()
+        let b = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .merge, via: via)
+        input.send(value: a.producer)
+        input.send(value: b.producer)
+        a.send(value: 1)
+        b.send(value: 2)
+        a.send(value: 3)
+        input.sendCompleted()
+        a.sendCompleted()
+        #expect(recorder.events == [.value(1), .value(2), .value(3)])
+        b.send(value: 4)
+        b.sendCompleted()
+        #expect(recorder.events == [.value(1), .value(2), .value(3), .value(4), .completed])
+    }
+}
+
+// MARK: - .concat and .concurrent(limit:)
+
+@Suite struct FlattenConcatTests {
+    @Test func runsInnersOneAfterTheOther_P3() {
+        expectOperator(
+            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
+                as [Signal<IntProducer, TestError>.Event],
+            signal: { $0.flatten(.concat) },
+            producer: { $0.flatten(.concat) },
+            yields: [.value(1), .value(2), .value(3), .completed]
+        )
+    }
+
+    @Test(arguments: Via.allCases)
+    func queuesAnInnerUntilThePreviousCompletes(via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let a = ControlledProducer<Int, TestError>()
+        let b = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .concat, via: via)
+        input.send(value: a.producer)
+        input.send(value: b.producer)
+        input.sendCompleted()
+        #expect(a.starts == 1)
+        #expect(b.starts == 0)
+        a.send(value: 1)
+        a.sendCompleted()
+        #expect(b.starts == 1)
+        b.send(value: 2)
+        b.sendCompleted()
+        #expect(recorder.events == [.value(1), .value(2), .completed])
+    }
+
+    @Test func anInterruptedInnerLetsTheNextStart_E4() {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let a = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .concat, via: .signal)
+        input.send(value: a.producer)
+        input.send(value: SignalProducer(value: 5))
+        a.send(.interrupted)
+        input.sendCompleted()
+        #expect(recorder.events == [.value(5), .completed])
+    }
+
+    @Test func concurrentLimitRunsAtMostLimitInnersAtOnce() {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let inners = (0..<4).map { _ in ControlledProducer<Int, TestError>() }
+        let (recorder, _) = flattened(outer, .concurrent(limit: 2), via: .producer)
+        for inner in inners { input.send(value: inner.producer) }
+        #expect(inners.map(\.starts) == [1, 1, 0, 0])
+        inners[1].send(value: 1)
+        inners[1].sendCompleted()
+        #expect(inners.map(\.starts) == [1, 1, 1, 0])
+        inners[0].sendCompleted()
+        #expect(inners.map(\.starts) == [1, 1, 1, 1])
+        input.sendCompleted()
+        inners[2].send(value: 2)
+        inners[3].send(value: 3)
+        inners[2].sendCompleted()
+        inners[3].sendCompleted()
+        #expect(recorder.events == [.value(1), .value(2), .value(3), .completed])
+    }
+}
+
+// MARK: - .latest
+
+@Suite struct FlattenLatestTests {
+    @Test func forwardsOnlyTheLatestInner_P3() {
+        expectOperator(
+            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
+                as [Signal<IntProducer, TestError>.Event],
+            signal: { $0.flatten(.latest) },
+            producer: { $0.flatten(.latest) },
+            yields: [.value(1), .value(2), .value(3), .completed]
+        )
+    }
+
+    @Test(arguments: Via.allCases)
+    func aNewInnerDisposesThePreviousOne(via: Via) {
+        let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
+        let (first, firstInput) = Signal<Int, TestError>.pipe()
+        let (second, secondInput) = Signal<Int, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        switch via {
+        case .signal: outer.flatten(.latest).observe(recorder.observer)
+        case .producer: SignalProducer(outer).flatten(.latest).start(recorder.observer)
+        }
+        input.send(value: first)
+        firstInput.send(value: 1)
+        input.send(value: second)
+        firstInput.send(value: 2)
+        secondInput.send(value: 3)
+        // The replaced inner's completion does not count; the latest one's does.
+        firstInput.sendCompleted()
+        input.sendCompleted()
+        #expect(recorder.events == [.value(1), .value(3)])
+        secondInput.sendCompleted()
+        #expect(recorder.events == [.value(1), .value(3), .completed])
+    }
+
+    @Test func replacedProducerIsDisposed() {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let a = ControlledProducer<Int, TestError>()
+        let b = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .latest, via: .signal)
+        input.send(value: a.producer)
+        input.send(value: b.producer)
+        #expect(a.ended == 1)
+        #expect(b.ended == 0)
+        b.send(value: 4)
+        #expect(recorder.events == [.value(4)])
+    }
+}
+
+// MARK: - .race
+
+@Suite struct FlattenRaceTests {
+    @Test(arguments: Via.allCases)
+    func theFirstInnerToSendWinsAndTheOthersAreDisposed(via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let a = ControlledProducer<Int, TestError>()
+        let b = ControlledProducer<Int, TestError>()
+        let c = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .race, via: via)
+        input.send(value: a.producer)
+        input.send(value: b.producer)
+        b.send(value: 1)
+        #expect(a.ended == 1)
+        #expect(b.ended == 0)
+        // Inner streams arriving after the race is decided are ignored.
+        input.send(value: c.producer)
+        #expect(c.starts == 0)
+        a.send(value: 2)
+        b.send(value: 3)
+        input.sendCompleted()
+        #expect(recorder.events == [.value(1), .value(3)])
+        b.sendCompleted()
+        #expect(recorder.events == [.value(1), .value(3), .completed])
+    }
+
+    @Test func completingFirstWins() {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let a = ControlledProducer<Int, TestError>()
+        let b = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .race, via: .signal)
+        input.send(value: a.producer)
+        input.send(value: b.producer)
+        a.sendCompleted()
+        #expect(b.ended == 1)
+        b.send(value: 1)
+        input.send(value: SignalProducer(value: 2))
+        input.sendCompleted()
+        #expect(recorder.events == [.completed])
+    }
+
+    @Test func anInterruptedContenderDoesNotWin_E4() {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let a = ControlledProducer<Int, TestError>()
+        let b = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .race, via: .signal)
+        input.send(value: a.producer)
+        input.send(value: b.producer)
+        a.send(.interrupted)
+        #expect(b.ended == 0)
+        b.send(value: 1)
+        b.sendCompleted()
+        input.sendCompleted()
+        #expect(recorder.events == [.value(1), .completed])
+    }
+
+    @Test func synchronousInnersRace_P3() {
+        expectOperator(
+            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
+                as [Signal<IntProducer, TestError>.Event],
+            signal: { $0.flatten(.race) },
+            producer: { $0.flatten(.race) },
+            yields: [.value(1), .value(2), .completed]
+        )
+    }
+}
+
+// MARK: - .throttle
+
+@Suite struct FlattenThrottleTests {
+    @Test(arguments: Via.allCases)
+    func dropsInnersWhileOneIsRunning(via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let a = ControlledProducer<Int, TestError>()
+        let b = ControlledProducer<Int, TestError>()
+        let c = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .throttle, via: via)
+        input.send(value: a.producer)
+        input.send(value: b.producer)
+        #expect(b.starts == 0)
+        a.send(value: 1)
+        a.sendCompleted()
+        input.send(value: c.producer)
+        #expect(c.starts == 1)
+        c.send(value: 2)
+        input.sendCompleted()
+        #expect(recorder.events == [.value(1), .value(2)])
+        c.sendCompleted()
+        #expect(recorder.events == [.value(1), .value(2), .completed])
+    }
+
+    @Test func synchronousInnersAllRun_P3() {
+        // Each synchronous inner has completed before the next arrives, so none is dropped.
+        expectOperator(
+            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
+                as [Signal<IntProducer, TestError>.Event],
+            signal: { $0.flatten(.throttle) },
+            producer: { $0.flatten(.throttle) },
+            yields: [.value(1), .value(2), .value(3), .completed]
+        )
+    }
+}
+
+// MARK: - Overloads: error types, convertibles, flatMap
+
+@Suite struct FlattenOverloadTests {
+    @Test func errorTypeOverloadsOfFlatten() {
+        let neverOuter = Signal<SignalProducer<Int, TestError>, Never>.never
+        let a: Signal<Int, TestError> = neverOuter.flatten(.merge)
+        let neverInner = Signal<SignalProducer<Int, Never>, TestError>.never
+        let b: Signal<Int, TestError> = neverInner.flatten(.merge)
+        let neither = Signal<SignalProducer<Int, Never>, Never>.never
+        let c: Signal<Int, Never> = neither.flatten(.merge)
+        let same = Signal<Signal<Int, TestError>, TestError>.never
+        let d: Signal<Int, TestError> = same.flatten(.merge)
+        _ = (a, b, c, d)
+
+        let p1: SignalProducer<Int, TestError> = SignalProducer<SignalProducer<Int, TestError>, Never>.never.flatten(.concat)
+        let p2: SignalProducer<Int, TestError> = SignalProducer<SignalProducer<Int, Never>, TestError>.never.flatten(.concat)
+        let p3: SignalProducer<Int, Never> = SignalProducer<SignalProducer<Int, Never>, Never>.never.flatten(.concat)
+        let p4: SignalProducer<Int, TestError> = SignalProducer<Signal<Int, TestError>, TestError>.never.flatten(.concat)
+        _ = (p1, p2, p3, p4)
+    }
+
+    @Test func outerNeverInnerFailurePropagates() {
+        let recorder = EventRecorder<Int, TestError>()
+        SignalProducer<SignalProducer<Int, TestError>, Never>(
+            [SignalProducer(value: 1), SignalProducer(error: TestError(3))]
+        ).flatten(.concat).start(recorder.observer)
+        #expect(recorder.events == [.value(1), .failed(TestError(3))])
+    }
+
+    @Test func innerNeverOuterFailurePropagates() {
+        let (outer, input) = Signal<SignalProducer<Int, Never>, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        outer.flatten(.merge).observe(recorder.observer)
+        input.send(value: SignalProducer(value: 1))
+        input.send(error: TestError(4))
+        #expect(recorder.events == [.value(1), .failed(TestError(4))])
+    }
+
+    @Test func flatMapCallsTransformForEveryValueAsItArrives_P3() {
+        expectOperator(
+            [.value(1), .value(2), .completed] as [Signal<Int, TestError>.Event],
+            signal: { $0.flatMap(.concat) { SignalProducer<Int, TestError>([$0, $0 * 10]) } },
+            producer: { $0.flatMap(.concat) { SignalProducer<Int, TestError>([$0, $0 * 10]) } },
+            yields: [.value(1), .value(10), .value(2), .value(20), .completed]
+        )
+        let calls = Counter()
+        let (outer, input) = Signal<Int, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        outer.flatMap(.throttle) { _ -> SignalProducer<Int, TestError> in
+            calls.increment()
+            return .never
+        }.observe(recorder.observer)
+        input.send(value: 1)
+        input.send(value: 2)
+        #expect(calls.value == 2)
+    }
+
+    @Test func flatMapErrorTypeOverloads() {
+        let failing = Signal<Int, TestError>.never
+        let s1: Signal<String, TestError> = failing.flatMap(.merge) { SignalProducer<String, TestError>(value: "\($0)") }
+        let s2: Signal<String, TestError> = failing.flatMap(.merge) { SignalProducer<String, Never>(value: "\($0)") }
+        let s3: Signal<String, TestError> = failing.flatMap(.merge) { _ in Signal<String, TestError>.never }
+        let s4: Signal<String, TestError> = failing.flatMap(.merge) { _ in Signal<String, Never>.never }
+        let safe = Signal<Int, Never>.never
+        let s5: Signal<String, TestError> = safe.flatMap(.latest) { SignalProducer<String, TestError>(value: "\($0)") }
+        let s6: Signal<String, TestError> = safe.flatMap(.latest) { _ in Signal<String, TestError>.never }
+        let s7: Signal<String, Never> = safe.flatMap(.latest) { SignalProducer<String, Never>(value: "\($0)") }
+        let s8: Signal<String, Never> = safe.flatMap(.latest) { _ in Signal<String, Never>.never }
+        _ = (s1, s2, s3, s4, s5, s6, s7, s8)
+
+        let failingP = SignalProducer<Int, TestError>(value: 1)
+        let p1: SignalProducer<String, TestError> = failingP.flatMap(.merge) { SignalProducer<String, TestError>(value: "\($0)") }
+        let p2: SignalProducer<String, TestError> = failingP.flatMap(.merge) { SignalProducer<String, Never>(value: "\($0)") }
+        let p3: SignalProducer<String, TestError> = failingP.flatMap(.merge) { _ in Signal<String, TestError>.never }
+        let p4: SignalProducer<String, TestError> = failingP.flatMap(.merge) { _ in Signal<String, Never>.never }
+        let safeP = SignalProducer<Int, Never>(value: 1)
+        let p5: SignalProducer<String, TestError> = safeP.flatMap(.race) { SignalProducer<String, TestError>(value: "\($0)") }
+        let p6: SignalProducer<String, TestError> = safeP.flatMap(.race) { _ in Signal<String, TestError>.never }
+        let p7: SignalProducer<String, Never> = safeP.flatMap(.race) { SignalProducer<String, Never>(value: "\($0)") }
+        let p8: SignalProducer<String, Never> = safeP.flatMap(.race) { _ in Signal<String, Never>.never }
+        _ = (p1, p2, p3, p4, p5, p6, p7, p8)
+
+        let recorder = EventRecorder<String, TestError>()
+        safeP.flatMap(.merge) { _ in SignalProducer<String, TestError>(error: TestError(9)) }.start(recorder.observer)
+        #expect(recorder.events == [.failed(TestError(9))])
+    }
+
+    @Test func innerSignalsAreObservedFromWhenTheyArrive() {
+        let (outer, input) = Signal<Signal<Int, Never>, Never>.pipe()
+        let (inner, innerInput) = Signal<Int, Never>.pipe()
+        let recorder = EventRecorder<Int, Never>()
+        outer.flatten(.merge).observe(recorder.observer)
+        innerInput.send(value: 0)
+        input.send(value: inner)
+        innerInput.send(value: 1)
+        innerInput.sendCompleted()
+        input.sendCompleted()
+        #expect(recorder.events == [.value(1), .completed])
+    }
+
+    @Test func reentrantOuterValueFromAnInnerValueIsQueued_E6() {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        outer.flatten(.merge).observe { event in
+            recorder.record(event)
+            if event.value == 1 { input.send(value: SignalProducer(value: 2)) }
+        }
+        input.send(value: SignalProducer([1, 3]))
+        input.sendCompleted()
+        #expect(recorder.events == [.value(1), .value(3), .value(2), .completed])
+    }
+}
+
+// MARK: - Stress (CI runs these under Thread Sanitizer)
+
+@Suite struct FlattenStressTests {
+    @Test("merge: 8 inners sending from 8 threads lose nothing, never overlap, end once")
+    func mergeFromManyThreads() {
+        let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
+        let inners = (0..<8).map { _ in Signal<Int, TestError>.pipe() }
+        let detector = OverlapDetector()
+        let recorder = EventRecorder<Int, TestError>()
+        SignalProducer(outer).flatten(.merge).start { event in
+            detector.enter()
+            recorder.record(event)
+            detector.leave()
+        }
+        for inner in inners { input.send(value: inner.output) }
+        input.sendCompleted()
+        let finished = withWatchdog(seconds: 20, "merge senders") {
+            runConcurrently(8) { thread in
+                for index in 0..<1_000 { inners[thread].input.send(value: thread * 10_000 + index) }
+                inners[thread].input.sendCompleted()
+            }
+        }
+        #expect(finished)
+        #expect(detector.overlapCount == 0)
+        let values = recorder.values
+        #expect(values.count == 8_000)
+        for thread in 0..<8 {
+            let own = values.filter { $0 / 10_000 == thread }
+            #expect(own == (0..<1_000).map { thread * 10_000 + $0 })
+        }
+        #expect(recorder.terminalCount == 1)
+        #expect(recorder.events.last == .completed)
+    }
+
+    @Test("latest: once a newer inner has delivered, no older inner delivers again")
+    func latestNeverDeliversFromAReplacedInner() {
+        typealias Pipe = (output: Signal<Int, TestError>, input: Signal<Int, TestError>.Observer)
+        let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        outer.flatten(.latest).observe(recorder.observer)
+        let generations = 100
+        let pipes: [Pipe] = (0..<generations).map { _ in Signal<Int, TestError>.pipe() }
+        let current = Locked(0)
+        let finished = withWatchdog(seconds: 20, "latest senders") {
+            runConcurrently(8) { thread in
+                if thread == 0 {
+                    for generation in 0..<generations {
+                        current.withLock { $0 = generation }
+                        input.send(value: pipes[generation].output)
+                        usleep(300)
+                    }
+                    current.withLock { $0 = generations }
+                } else {
+                    // Senders keep sending on whatever generation they last saw, often a replaced one.
+                    var sent = 0
+                    while true {
+                        let generation = current.withLock { $0 }
+                        if generation >= generations { break }
+                        pipes[generation].input.send(value: generation * 100_000 + thread * 10_000 + sent % 10_000)
+                        sent += 1
+                    }
+                }
+            }
+        }
+        #expect(finished)
+        let seen = recorder.values.map { $0 / 100_000 }
+        #expect(Set(seen).count > 1, "the senders should reach several generations")
+        #expect(seen == seen.sorted(), "a value from a replaced inner arrived after a newer inner's value")
+        #expect(recorder.terminalCount == 0)
+    }
+
+    @Test("race: 8 inners racing from 8 threads, exactly one wins")
+    func raceHasOneWinner() {
+        for _ in 0..<20 {
+            let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
+            let inners = (0..<8).map { _ in Signal<Int, TestError>.pipe() }
+            let recorder = EventRecorder<Int, TestError>()
+            outer.flatten(.race).observe(recorder.observer)
+            for inner in inners { input.send(value: inner.output) }
+            input.sendCompleted()
+            runConcurrently(8) { thread in
+                for index in 0..<50 { inners[thread].input.send(value: thread * 1_000 + index) }
+                inners[thread].input.sendCompleted()
+            }
+            let values = recorder.values
+            let winners = Set(values.map { $0 / 1_000 })
+            #expect(winners.count == 1)
+            if let winner = winners.first {
+                #expect(values == (0..<50).map { winner * 1_000 + $0 })
+            }
+            #expect(recorder.events.last == .completed)
+            #expect(recorder.terminalCount == 1)
+        }
+    }
+}
