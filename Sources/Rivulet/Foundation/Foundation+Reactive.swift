@@ -41,7 +41,10 @@ extension Reactive where Base: URLSession {
                     observer.send(error: error ?? URLError(.badServerResponse))
                 }
             }
-            lifetime.observeEnded { task.cancel() }
+            lifetime.observeEnded {
+                // Cancelling a finished task crashes swift-corelibs-foundation on Linux.
+                if task.state == .running || task.state == .suspended { task.cancel() }
+            }
             task.resume()
         }
     }
