@@ -95,13 +95,17 @@ extension Signal {
         .combiningPack(ZipStateMachine<Any>.self, a, b, c, d, e, f, g, h, i, j)
     }
 
-    /// Pairs up the values of the given signals by position, as `zip(with:)` does. Takes any number
-    /// of signals, beyond the ten of the fixed-arity forms.
+    /// Pairs up the values of the given signals by position, as `zip(with:)` does. Takes eleven
+    /// signals or more (a parameter pack): the fixed-arity forms end at ten, and starting the pack
+    /// at eleven keeps calls with fewer inputs unambiguous.
     @inlinable
-    public static func zip<B, each C>(
-        _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ rest: repeat Signal<each C, Error>
-    ) -> Signal<(Value, B, repeat each C), Error> {
-        .combiningPack(ZipStateMachine<Any>.self, a, b, repeat each rest)
+    public static func zip<B, C, D, E, F, G, H, I, J, K, each L>(
+        _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
+        _ d: Signal<D, Error>, _ e: Signal<E, Error>, _ f: Signal<F, Error>, _ g: Signal<G, Error>,
+        _ h: Signal<H, Error>, _ i: Signal<I, Error>, _ j: Signal<J, Error>, _ k: Signal<K, Error>,
+        _ rest: repeat Signal<each L, Error>
+    ) -> Signal<(Value, B, C, D, E, F, G, H, I, J, K, repeat each L), Error> {
+        .combiningPack(ZipStateMachine<Any>.self, a, b, c, d, e, f, g, h, i, j, k, repeat each rest)
     }
 
     /// A stream of arrays of the values of the given signals, matched by position. With no signal,
@@ -307,15 +311,19 @@ extension SignalProducer {
     }
 
     /// Pairs up the values of the given producers by position, as `zip(with:)` does. Each start
-    /// starts them in order. Takes any number of producers, beyond the ten of the fixed-arity
-    /// forms.
+    /// starts them in order. Takes eleven producers or more (a parameter pack): the fixed-arity
+    /// forms end at ten, and starting the pack at eleven keeps calls with fewer inputs unambiguous.
+    /// The inputs must be producers (Swift cannot yet constrain the error type of a pack of
+    /// convertibles).
     @inlinable
-    public static func zip<B, each C>(
-        _ a: SignalProducer<Value, Error>,
-        _ b: SignalProducer<B, Error>,
-        _ rest: repeat SignalProducer<each C, Error>
-    ) -> SignalProducer<(Value, B, repeat each C), Error> {
-        .combiningPack(ZipStateMachine<Any>.self, a, b, repeat each rest)
+    public static func zip<B, C, D, E, F, G, H, I, J, K, each L>(
+        _ a: SignalProducer<Value, Error>, _ b: SignalProducer<B, Error>,
+        _ c: SignalProducer<C, Error>, _ d: SignalProducer<D, Error>, _ e: SignalProducer<E, Error>,
+        _ f: SignalProducer<F, Error>, _ g: SignalProducer<G, Error>, _ h: SignalProducer<H, Error>,
+        _ i: SignalProducer<I, Error>, _ j: SignalProducer<J, Error>, _ k: SignalProducer<K, Error>,
+        _ rest: repeat SignalProducer<each L, Error>
+    ) -> SignalProducer<(Value, B, C, D, E, F, G, H, I, J, K, repeat each L), Error> {
+        .combiningPack(ZipStateMachine<Any>.self, a, b, c, d, e, f, g, h, i, j, k, repeat each rest)
     }
 
     /// A stream of arrays of the values of the given producers, matched by position. Each start
