@@ -280,3 +280,68 @@ private typealias Step = TwoInputStep<Int, String>
         #expect(second.events == first.events)
     }
 }
+
+@Suite struct CombineLatestStressTests {
+    @Test(arguments: Facade.allCases)
+    func concurrentSendersYieldOneSerialInterleaving_E5(_ facade: Facade) {
+        withWatchdog {
+            let perThread = 400
+            let (first, firstInput) = Signal<Int, TestError>.pipe()
+            let (second, secondInput) = Signal<Int, TestError>.pipe()
+            let (recorder, overlaps, disposable) = observeStressed(
+                facade, first: first, second: second,
+                signal: { Signal.combineLatest($0, $1).map(Pair.init) },
+                producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) }
+            )
+            // Both inputs have a value before the threads start, so every later value makes
+            // exactly one combination.
+            firstInput.send(value: -1)
+            secondInput.send(value: -1)
+            sendConcurrently(first: firstInput, second: secondInput, perThread: perThread)
+            firstInput.sendCompleted()
+            secondInput.sendCompleted()
+
+            let events = recorder.events
+            expectOneFinalTerminal(events)
+            #expect(events.last == .completed)
+            #expect(overlaps.overlapCount == 0)
+            let values = recorder.values
+            #expect(values.count == 1 + 8 * perThread)
+            #expect(values.first == Pair(-1, -1))
+            // Each combination differs from the one before in exactly one input, whose new value
+            // is the next one its sending thread sent: the sequence is one serial interleaving.
+            var next = [Int](repeating: 0, count: 8)
+            for (previous, current) in zip(values, values.dropFirst()) {
+                let firstChanged = previous.first != current.first
+                let secondChanged = previous.second != current.second
+                #expect(firstChanged != secondChanged)
+                let value = firstChanged ? current.first : current.second
+                let thread = value / 10_000
+                #expect(firstChanged == (thread < 4))
+                #expect(value % 10_000 == next[thread])
+                next[thread] += 1
+            }
+            #expect(next == [Int](repeating: perThread, count: 8))
+            withExtendedLifetime(disposable) {}
+        }
+    }
+
+    @Test(arguments: Facade.allCases)
+    func aFailureRacingValuesIsTheLastEvent_E1_E2(_ facade: Facade) {
+        withWatchdog {
+            let (first, firstInput) = Signal<Int, TestError>.pipe()
+            let (second, secondInput) = Signal<Int, TestError>.pipe()
+            let (recorder, overlaps, disposable) = observeStressed(
+                facade, first: first, second: second,
+                signal: { Signal.combineLatest($0, $1).map(Pair.init) },
+                producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) }
+            )
+            sendConcurrently(first: firstInput, second: secondInput, perThread: 400, failingThread: 6)
+            let events = recorder.events
+            expectOneFinalTerminal(events)
+            #expect(events.last == .failed(TestError(6)))
+            #expect(overlaps.overlapCount == 0)
+            withExtendedLifetime(disposable) {}
+        }
+    }
+}

@@ -95,3 +95,59 @@ final class TrackedSource<Value>: @unchecked Sendable {
         }
     }
 }
+
+/// How a stress test applies a two-input operator: to the pipes' signals or to producers of them.
+enum Facade: CaseIterable, Sendable {
+    case signal, producer
+}
+
+/// Sends `perThread` distinct values from each of 8 threads, the first four into `first` and the
+/// others into `second`: thread `t` sends `t * 10_000 + k` for `k` in order. If `failingThread`
+/// is set, that thread sends a failure into its input halfway through.
+func sendConcurrently(
+    first: Signal<Int, TestError>.Observer,
+    second: Signal<Int, TestError>.Observer,
+    perThread: Int,
+    failingThread: Int? = nil
+) {
+    runConcurrently(8) { thread in
+        let input = thread < 4 ? first : second
+        for k in 0..<perThread {
+            if thread == failingThread, k == perThread / 2 { input.send(error: TestError(thread)) }
+            input.send(value: thread * 10_000 + k)
+        }
+    }
+}
+
+/// Observes a two-input operator applied through `facade`, recording its events and counting
+/// overlapping deliveries; returns the recorder, the detector and what keeps the start alive.
+func observeStressed(
+    _ facade: Facade,
+    first: Signal<Int, TestError>,
+    second: Signal<Int, TestError>,
+    signal: (Signal<Int, TestError>, Signal<Int, TestError>) -> Signal<Pair<Int, Int>, TestError>,
+    producer: (SignalProducer<Int, TestError>, SignalProducer<Int, TestError>) -> SignalProducer<Pair<Int, Int>, TestError>
+) -> (EventRecorder<Pair<Int, Int>, TestError>, OverlapDetector, Disposable?) {
+    let recorder = EventRecorder<Pair<Int, Int>, TestError>()
+    let overlaps = OverlapDetector()
+    let observer = Signal<Pair<Int, Int>, TestError>.Observer { event in
+        overlaps.enter()
+        recorder.record(event)
+        overlaps.leave()
+    }
+    switch facade {
+    case .signal:
+        return (recorder, overlaps, signal(first, second).observe(observer))
+    case .producer:
+        return (recorder, overlaps, producer(first.producer, second.producer).start(observer))
+    }
+}
+
+/// Checks that a stress run ended with exactly one terminal event, the last one (E1).
+func expectOneFinalTerminal<V, E>(
+    _ events: [Signal<V, E>.Event],
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(events.filter(\.isTerminating).count == 1, sourceLocation: sourceLocation)
+    #expect(events.last?.isTerminating == true, sourceLocation: sourceLocation)
+}

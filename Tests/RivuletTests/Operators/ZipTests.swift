@@ -203,3 +203,60 @@ private typealias Step = TwoInputStep<Int, String>
         #expect(sentinelRecorder.events == [.value([7]), .completed])
     }
 }
+
+@Suite struct ZipStressTests {
+    @Test(arguments: Facade.allCases)
+    func concurrentSendersArePairedInSendingOrder_E5(_ facade: Facade) {
+        withWatchdog {
+            let perThread = 400
+            let (first, firstInput) = Signal<Int, TestError>.pipe()
+            let (second, secondInput) = Signal<Int, TestError>.pipe()
+            let (recorder, overlaps, disposable) = observeStressed(
+                facade, first: first, second: second,
+                signal: { Signal.zip($0, $1).map(Pair.init) },
+                producer: { SignalProducer.zip($0, $1).map(Pair.init) }
+            )
+            sendConcurrently(first: firstInput, second: secondInput, perThread: perThread)
+            firstInput.sendCompleted()
+
+            let events = recorder.events
+            expectOneFinalTerminal(events)
+            #expect(events.last == .completed)
+            #expect(overlaps.overlapCount == 0)
+            let values = recorder.values
+            // Both inputs received the same number of values, so every value is paired once,
+            // and each thread's values keep their order.
+            #expect(values.count == 4 * perThread)
+            var next = [Int](repeating: 0, count: 8)
+            for pair in values {
+                for (value, isFirst) in [(pair.first, true), (pair.second, false)] {
+                    let thread = value / 10_000
+                    #expect((thread < 4) == isFirst)
+                    #expect(value % 10_000 == next[thread])
+                    next[thread] += 1
+                }
+            }
+            #expect(next == [Int](repeating: perThread, count: 8))
+            withExtendedLifetime(disposable) {}
+        }
+    }
+
+    @Test(arguments: Facade.allCases)
+    func aFailureRacingValuesIsTheLastEvent_E1_E2(_ facade: Facade) {
+        withWatchdog {
+            let (first, firstInput) = Signal<Int, TestError>.pipe()
+            let (second, secondInput) = Signal<Int, TestError>.pipe()
+            let (recorder, overlaps, disposable) = observeStressed(
+                facade, first: first, second: second,
+                signal: { Signal.zip($0, $1).map(Pair.init) },
+                producer: { SignalProducer.zip($0, $1).map(Pair.init) }
+            )
+            sendConcurrently(first: firstInput, second: secondInput, perThread: 400, failingThread: 1)
+            let events = recorder.events
+            expectOneFinalTerminal(events)
+            #expect(events.last == .failed(TestError(1)))
+            #expect(overlaps.overlapCount == 0)
+            withExtendedLifetime(disposable) {}
+        }
+    }
+}
