@@ -1,0 +1,56 @@
+/// The state of `combineLatest`: the latest value of each source, and which sources are done.
+///
+/// A combination is ready once every source has sent a value; from then on every value makes a
+/// new one. The result completes when every source has completed, even one that never sent a
+/// value (as in ReactiveSwift).
+@usableFromInline
+struct CombineLatestStateMachine<Element>: CombiningStateMachine {
+    /// The latest value of each source; `nil` until it sends one.
+    private var latest: ContiguousArray<Element?>
+    /// How many sources have not sent a value yet.
+    private var silentCount: Int
+    /// How many sources have not completed yet.
+    private var activeCount: Int
+    @usableFromInline private(set) var isTerminated = false
+
+    @usableFromInline
+    init(sourceCount: Int) {
+        latest = ContiguousArray(repeating: nil, count: sourceCount)
+        silentCount = sourceCount
+        activeCount = sourceCount
+    }
+
+    @usableFromInline
+    mutating func receiveValue(_ value: Element, from index: Int) -> CombiningAction {
+        guard !isTerminated else { return .none }
+        if case .none = latest[index] { silentCount -= 1 }
+        latest[index] = value
+        return silentCount == 0 ? .emit : .none
+    }
+
+    @usableFromInline
+    mutating func receiveCompletion(from index: Int) -> CombiningAction {
+        guard !isTerminated else { return .none }
+        activeCount -= 1
+        guard activeCount == 0 else { return .none }
+        isTerminated = true
+        latest.removeAll()
+        return .complete
+    }
+
+    @usableFromInline
+    mutating func terminate() -> Bool {
+        guard !isTerminated else { return false }
+        isTerminated = true
+        latest.removeAll()
+        return true
+    }
+
+    @usableFromInline
+    func element(at index: Int) -> Element {
+        latest[index]!
+    }
+
+    @usableFromInline
+    mutating func didEmit() {}
+}

@@ -1,0 +1,89 @@
+/// The state of `zip`: the values each source sent that are not yet paired, and which sources
+/// completed.
+///
+/// The n-th combination holds the n-th value of every source: it is ready when the last of them
+/// arrives. As in ReactiveSwift, the result completes as soon as a completed source has no
+/// buffered value left (no further combination can be made), or when every source completed.
+@usableFromInline
+struct ZipStateMachine<Element>: CombiningStateMachine {
+    /// The values of each source waiting for a partner, oldest first.
+    private var buffers: ContiguousArray<FIFOQueue<Element>>
+    /// How many values each buffer holds.
+    private var bufferedCounts: ContiguousArray<Int>
+    /// How many buffers are empty.
+    private var emptyCount: Int
+    private var completed: ContiguousArray<Bool>
+    /// The combination announced by the last `emit` action, until `didEmit`.
+    private var combination: ContiguousArray<Element>
+    @usableFromInline private(set) var isTerminated = false
+
+    @usableFromInline
+    init(sourceCount: Int) {
+        buffers = ContiguousArray(repeating: FIFOQueue(), count: sourceCount)
+        bufferedCounts = ContiguousArray(repeating: 0, count: sourceCount)
+        emptyCount = sourceCount
+        completed = ContiguousArray(repeating: false, count: sourceCount)
+        combination = []
+        combination.reserveCapacity(sourceCount)
+    }
+
+    /// Whether some completed source has nothing left to pair.
+    private var hasExhaustedSource: Bool {
+        completed.indices.contains { completed[$0] && bufferedCounts[$0] == 0 }
+    }
+
+    @usableFromInline
+    mutating func receiveValue(_ value: Element, from index: Int) -> CombiningAction {
+        guard !isTerminated else { return .none }
+        buffers[index].append(value)
+        bufferedCounts[index] += 1
+        if bufferedCounts[index] == 1 { emptyCount -= 1 }
+        guard emptyCount == 0 else { return .none }
+
+        for source in buffers.indices {
+            combination.append(buffers[source].popFirst()!)
+            bufferedCounts[source] -= 1
+            if bufferedCounts[source] == 0 { emptyCount += 1 }
+        }
+        if hasExhaustedSource {
+            isTerminated = true
+            return .emitThenComplete
+        }
+        return .emit
+    }
+
+    @usableFromInline
+    mutating func receiveCompletion(from index: Int) -> CombiningAction {
+        guard !isTerminated else { return .none }
+        completed[index] = true
+        guard bufferedCounts[index] == 0 || !completed.contains(false) else { return .none }
+        isTerminated = true
+        releaseBuffers()
+        return .complete
+    }
+
+    @usableFromInline
+    mutating func terminate() -> Bool {
+        guard !isTerminated else { return false }
+        isTerminated = true
+        releaseBuffers()
+        return true
+    }
+
+    @usableFromInline
+    func element(at index: Int) -> Element {
+        combination[index]
+    }
+
+    @usableFromInline
+    mutating func didEmit() {
+        combination.removeAll(keepingCapacity: !isTerminated)
+        if isTerminated { releaseBuffers() }
+    }
+
+    private mutating func releaseBuffers() {
+        buffers.removeAll()
+        bufferedCounts.removeAll()
+        completed.removeAll()
+    }
+}
