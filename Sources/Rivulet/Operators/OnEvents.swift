@@ -16,21 +16,54 @@ struct LifetimeEndCallback: @unchecked Sendable {
     }
 }
 
-extension Signal.Event {
-    /// The stage behind `on(…)`: runs the side-effect callbacks for each event, then forwards it.
-    ///
-    /// Order for one event: `event`, then the callback of its kind (`value`, `failed`, `completed`
-    /// or `interrupted`), then `terminated` for a terminal event, then the event goes downstream.
-    /// `disposed` runs when the stream's lifetime ends: after the terminal event, or on disposal.
+/// The per-event callbacks of `on(…)`, run in one fixed order.
+@usableFromInline
+struct EventCallbacks<Value, Error: Swift.Error> {
+    let event: ((Signal<Value, Error>.Event) -> Void)?
+    let failed: ((Error) -> Void)?
+    let completed: (() -> Void)?
+    let interrupted: (() -> Void)?
+    let terminated: (() -> Void)?
+    let value: ((Value) -> Void)?
+
     @usableFromInline
-    static func on(
+    init(
         event: ((Signal<Value, Error>.Event) -> Void)?,
         failed: ((Error) -> Void)?,
         completed: (() -> Void)?,
         interrupted: (() -> Void)?,
         terminated: (() -> Void)?,
-        disposed: (() -> Void)?,
         value: ((Value) -> Void)?
+    ) {
+        self.event = event
+        self.failed = failed
+        self.completed = completed
+        self.interrupted = interrupted
+        self.terminated = terminated
+        self.value = value
+    }
+
+    /// `event`, then the callback of the event's kind, then `terminated` for a terminal event.
+    @usableFromInline
+    func run(for received: Signal<Value, Error>.Event) {
+        event?(received)
+        switch received {
+        case let .value(v): value?(v)
+        case let .failed(error): failed?(error)
+        case .completed: completed?()
+        case .interrupted: interrupted?()
+        }
+        if received.isTerminating { terminated?() }
+    }
+}
+
+extension Signal.Event {
+    /// The stage behind `Signal.on(…)`: runs the callbacks for each event, then forwards it, and
+    /// runs `disposed` when the stream's lifetime ends.
+    @usableFromInline
+    static func on(
+        _ callbacks: EventCallbacks<Value, Error>,
+        disposed: (() -> Void)?
     ) -> EventTransform<Value, Error, Value, Error> {
         { downstream, lifetime in
             if let disposed {
@@ -38,14 +71,7 @@ extension Signal.Event {
                 lifetime.observeEnded { callback.action() }
             }
             return { received in
-                event?(received)
-                switch received {
-                case let .value(v): value?(v)
-                case let .failed(error): failed?(error)
-                case .completed: completed?()
-                case .interrupted: interrupted?()
-                }
-                if received.isTerminating { terminated?() }
+                callbacks.run(for: received)
                 downstream(received)
             }
         }
@@ -69,10 +95,11 @@ extension Signal {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> Signal<Value, Error> {
-        flatMapEvent(Event.on(
+        let callbacks = EventCallbacks(
             event: event, failed: failed, completed: completed, interrupted: interrupted,
-            terminated: terminated, disposed: disposed, value: value
-        ))
+            terminated: terminated, value: value
+        )
+        return flatMapEvent(Event.on(callbacks, disposed: disposed))
     }
 }
 
@@ -82,7 +109,9 @@ extension SignalProducer {
     /// On each start, `starting` runs before this producer's work starts and `started` right after
     /// the work's start returns (a producer that finishes synchronously has sent all its events,
     /// and run `disposed`, by then). Events run the same callbacks in the same order as
-    /// `Signal.on(…)`; `disposed` runs once, when the start's lifetime ends.
+    /// `Signal.on(…)`. If the start ends before this producer sent a terminal event (the start is
+    /// disposed of, or an operator further down ended it), the callbacks run for `interrupted`.
+    /// `disposed` runs once, last, when the start's lifetime ends.
     public func on(
         starting: (() -> Void)? = nil,
         started: (() -> Void)? = nil,
@@ -94,15 +123,64 @@ extension SignalProducer {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> SignalProducer<Value, Error> {
-        let stage = Signal<Value, Error>.Event.on(
+        let callbacks = EventCallbacks(
             event: event, failed: failed, completed: completed, interrupted: interrupted,
-            terminated: terminated, disposed: disposed, value: value
+            terminated: terminated, value: value
         )
         return .fused({ downstream, lifetime in
-            let upstream = stage(downstream, lifetime)
+            let inbox = OnEventsStage.start(callbacks, disposed: disposed, downstream: downstream, lifetime: lifetime)
             starting?()
-            self.startInstance(upstream, lifetime)
+            self.startInstance({ inbox.send(.event($0)) }, lifetime)
             started?()
         })
+    }
+}
+
+/// What the producer form of `on(…)` serializes: the upstream's events and the end of the start.
+@usableFromInline
+enum OnEventsInput<Value, Error: Swift.Error> {
+    case event(Signal<Value, Error>.Event)
+    /// The start's lifetime has ended.
+    case ended
+}
+
+/// The producer stage of `on(…)`.
+///
+/// The end of a start can come from any thread (disposal) or from further down the chain, while
+/// the upstream may be sending; an inbox puts both in one order, so the callbacks never overlap
+/// and `disposed` always runs last.
+@usableFromInline
+enum OnEventsStage {
+    @usableFromInline
+    static func start<Value, Error>(
+        _ callbacks: EventCallbacks<Value, Error>,
+        disposed: (() -> Void)?,
+        downstream: @escaping EventSink<Value, Error>,
+        lifetime: Lifetime
+    ) -> SerialInbox<OnEventsInput<Value, Error>> {
+        var hasTerminated = false
+        var inbox: SerialInbox<OnEventsInput<Value, Error>>?
+        let created = SerialInbox<OnEventsInput<Value, Error>> { input in
+            switch input {
+            case let .event(received):
+                if hasTerminated { return }
+                hasTerminated = received.isTerminating
+                callbacks.run(for: received)
+                downstream(received)
+            case .ended:
+                if !hasTerminated {
+                    hasTerminated = true
+                    callbacks.run(for: .interrupted)
+                    downstream(.interrupted)
+                }
+                disposed?()
+                // Releases the callbacks; nothing more is handled.
+                inbox?.close()
+                inbox = nil
+            }
+        }
+        inbox = created
+        lifetime.observeEnded { created.send(.ended) }
+        return created
     }
 }
