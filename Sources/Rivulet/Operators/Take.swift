@@ -401,8 +401,9 @@ struct TakeUntilReplacementMachine<Value, Error: Swift.Error>: GateStateMachine 
             case .value:
                 return .send(event)
             case .completed:
-                // The replacement is still to come.
-                return .none
+                // Not forwarded: the replacement is still to come. The source's work is over, so
+                // its start stops (stages further up that completed it end their work too).
+                return GateOutput(event: nil, stopsPrimary: true)
             case .failed, .interrupted:
                 hasTerminated = true
                 return .send(event)

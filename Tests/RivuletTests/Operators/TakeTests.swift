@@ -222,6 +222,26 @@ import Testing
         #expect(recorder.events == [.value(1), .completed])
     }
 
+    @Test func takeUntilStopsItsSourcesEvenIfTheCompletionIsSwallowedDownstream() {
+        // take(untilReplacement:) does not forward completion, so the start goes on; the sources of
+        // the completed take(until:) stage must stop all the same.
+        let source = ProducerProbe<Int, TestError>()
+        let trigger = ProducerProbe<(), Never>()
+        let replacement = ProducerProbe<Int, TestError>()
+        let recorder = EventRecorder<Int, TestError>()
+        source.producer.take(until: trigger.producer)
+            .take(untilReplacement: replacement.producer)
+            .start(recorder.observer)
+        source.send(.value(1))
+        trigger.send(.value(()))
+        #expect(source.ended == 1)
+        #expect(trigger.ended == 1)
+        #expect(replacement.ended == 0)
+        source.send(.value(2))
+        replacement.send(.value(10))
+        #expect(recorder.events == [.value(1), .value(10)])
+    }
+
     @Test func disposingATakeUntilStartStopsBothSources_P4() {
         let source = ProducerProbe<Int, TestError>()
         let trigger = ProducerProbe<(), Never>()
@@ -382,6 +402,24 @@ import Testing
         disposable.dispose()
         #expect(replacement.ended == 1)
         #expect(recorder.events == [.value(10), .interrupted])
+    }
+
+    @Test func theSourcesCompletionStopsItsStart() {
+        let pulled = Counter()
+        let replacement = ProducerProbe<Int, TestError>()
+        let recorder = EventRecorder<Int, TestError>()
+        // take(first:) completes; the completion is not forwarded, but the upstream stops.
+        SignalProducer<Int, TestError>(1...1_000)
+            .on(value: { _ in pulled.increment() })
+            .take(first: 2)
+            .take(untilReplacement: replacement.producer)
+            .start(recorder.observer)
+        #expect(pulled.value == 2)
+        #expect(recorder.events == [.value(1), .value(2)])
+        let source = ProducerProbe<Int, TestError>()
+        source.producer.take(untilReplacement: replacement.producer).start()
+        source.send(.completed)
+        #expect(source.ended == 1)
     }
 
     @Test func replacingReleasesTheOriginalSignalsObservation() {
