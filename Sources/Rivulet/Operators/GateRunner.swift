@@ -42,7 +42,7 @@ protocol GateStateMachine {
 /// sends a terminal event, or the stream's lifetime ends, `sources` ends: every source observed or
 /// started in it stops, and the inbox is closed, which releases the machine and its closures.
 @usableFromInline
-struct Gate<Input>: Sendable {
+struct GateRunner<Input>: Sendable {
     @usableFromInline let inbox: SerialInbox<Input>
     /// Ends when the gate has terminated or the stream's lifetime has ended.
     @usableFromInline let sources: Lifetime

@@ -4,7 +4,13 @@
 public enum LoggingEvent {
     /// The events of a signal that can be logged.
     public enum Signal: String, CaseIterable, Sendable {
-        case value, completed, failed, terminated, disposed, interrupted
+        /// A value (logged with the value), or the terminal event of that name (a failure is
+        /// logged with its error).
+        case value, completed, failed, interrupted
+        /// Any terminal event, logged after the specific one.
+        case terminated
+        /// The end of the signal's lifetime.
+        case disposed
 
         /// Every kind of signal event.
         public static let allEvents: Set<Signal> = Set(allCases)
@@ -12,7 +18,15 @@ public enum LoggingEvent {
 
     /// The events of a producer's start that can be logged.
     public enum SignalProducer: String, CaseIterable, Sendable {
-        case starting, started, value, completed, failed, terminated, disposed, interrupted
+        /// Before and after the work of a start begins.
+        case starting, started
+        /// A value (logged with the value), or the terminal event of that name (a failure is
+        /// logged with its error).
+        case value, completed, failed, interrupted
+        /// Any terminal event, logged after the specific one.
+        case terminated
+        /// The end of the start's lifetime.
+        case disposed
 
         /// Every kind of producer event.
         public static let allEvents: Set<SignalProducer> = Set(allCases)

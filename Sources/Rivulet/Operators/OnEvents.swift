@@ -18,7 +18,7 @@ struct LifetimeEndCallback: @unchecked Sendable {
 
 /// The per-event callbacks of `on(…)`, run in one fixed order.
 @usableFromInline
-struct EventCallbacks<Value, Error: Swift.Error> {
+struct OnEventCallbacks<Value, Error: Swift.Error> {
     let event: ((Signal<Value, Error>.Event) -> Void)?
     let failed: ((Error) -> Void)?
     let completed: (() -> Void)?
@@ -62,7 +62,7 @@ extension Signal.Event {
     /// runs `disposed` when the stream's lifetime ends.
     @usableFromInline
     static func on(
-        _ callbacks: EventCallbacks<Value, Error>,
+        _ callbacks: OnEventCallbacks<Value, Error>,
         disposed: (() -> Void)?
     ) -> EventTransform<Value, Error, Value, Error> {
         { downstream, lifetime in
@@ -95,7 +95,7 @@ extension Signal {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> Signal<Value, Error> {
-        let callbacks = EventCallbacks(
+        let callbacks = OnEventCallbacks(
             event: event, failed: failed, completed: completed, interrupted: interrupted,
             terminated: terminated, value: value
         )
@@ -123,7 +123,7 @@ extension SignalProducer {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> SignalProducer<Value, Error> {
-        let callbacks = EventCallbacks(
+        let callbacks = OnEventCallbacks(
             event: event, failed: failed, completed: completed, interrupted: interrupted,
             terminated: terminated, value: value
         )
@@ -153,7 +153,7 @@ enum OnEventsInput<Value, Error: Swift.Error> {
 enum OnEventsStage {
     @usableFromInline
     static func start<Value, Error>(
-        _ callbacks: EventCallbacks<Value, Error>,
+        _ callbacks: OnEventCallbacks<Value, Error>,
         disposed: (() -> Void)?,
         downstream: @escaping EventSink<Value, Error>,
         lifetime: Lifetime

@@ -9,7 +9,7 @@ extension Signal {
     /// when this signal fails, and is interrupted when either is interrupted.
     public func sample<T>(with sampler: Signal<T, Never>) -> Signal<(Value, T), Error> {
         Signal<(Value, T), Error> { output, lifetime in
-            let gate = Gate(SampleMachine<Value, T, Error>(), downstream: output.send, lifetime: lifetime)
+            let gate = GateRunner(SampleMachine<Value, T, Error>(), downstream: output.send, lifetime: lifetime)
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
             gate.sources += sampler.observe(Signal<T, Never>.Observer { gate.send(.sampler($0)) })
         }
@@ -31,7 +31,7 @@ extension SignalProducer {
     /// follow `Signal.sample(with:)`.
     public func sample<T>(with sampler: SignalProducer<T, Never>) -> SignalProducer<(Value, T), Error> {
         SignalProducer<(Value, T), Error>.fused({ downstream, lifetime in
-            let gate = Gate(SampleMachine<Value, T, Error>(), downstream: downstream, lifetime: lifetime)
+            let gate = GateRunner(SampleMachine<Value, T, Error>(), downstream: downstream, lifetime: lifetime)
             self.startInstance({ gate.send(.source($0)) }, gate.sources)
             if gate.sources.hasEnded { return }
             sampler.startInstance({ gate.send(.sampler($0)) }, gate.sources)

@@ -63,7 +63,7 @@ extension Signal {
     /// An interruption of `trigger` is ignored.
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
-            let gate = Gate(SkipUntilMachine<Value, Error>(), downstream: output.send, lifetime: lifetime)
+            let gate = GateRunner(SkipUntilMachine<Value, Error>(), downstream: output.send, lifetime: lifetime)
             gate.sources += trigger.observe(Signal<(), Never>.Observer { gate.send(.trigger($0)) })
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
         }
@@ -95,7 +95,7 @@ extension SignalProducer {
     /// forwarded at once, even before the trigger (E2, E4); an interruption of `trigger` is ignored.
     public func skip(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
-            let gate = Gate(SkipUntilMachine<Value, Error>(), downstream: downstream, lifetime: lifetime)
+            let gate = GateRunner(SkipUntilMachine<Value, Error>(), downstream: downstream, lifetime: lifetime)
             trigger.startInstance({ gate.send(.trigger($0)) }, gate.sources)
             if gate.sources.hasEnded { return }
             self.startInstance({ gate.send(.source($0)) }, gate.sources)

@@ -28,17 +28,21 @@ extension Signal.Event {
     @usableFromInline
     static func take(last count: Int) -> EventTransform<Value, Error, Value, Error> {
         { downstream, _ in
-            var buffer = LastValues<Value>(capacity: count)
+            var buffer = TakeLastBuffer<Value>(capacity: count)
+            var isDone = false
             return { event in
+                guard !isDone else { return }
                 switch event {
                 case let .value(value):
                     buffer.append(value)
                 case .completed:
+                    isDone = true
                     let values = buffer.drain()
                     for value in values { downstream(.value(value)) }
                     downstream(.completed)
                 case .failed, .interrupted:
-                    buffer = LastValues(capacity: 0)
+                    isDone = true
+                    buffer = TakeLastBuffer(capacity: 0)
                     downstream(event)
                 }
             }
@@ -95,7 +99,7 @@ extension Signal.Event {
 
 /// The last values of a stream, up to a capacity, in order: a ring buffer that allocates once.
 @usableFromInline
-struct LastValues<Value> {
+struct TakeLastBuffer<Value> {
     private var storage: [Value] = []
     private var head = 0
     private let capacity: Int
@@ -169,7 +173,7 @@ extension Signal {
     /// then completes. An interruption of `trigger` is ignored.
     public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
-            let gate = Gate(TakeUntilMachine<Value, Error>(), downstream: output.send, lifetime: lifetime)
+            let gate = GateRunner(TakeUntilMachine<Value, Error>(), downstream: output.send, lifetime: lifetime)
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
             gate.sources += trigger.observe(Signal<(), Never>.Observer { gate.send(.trigger($0)) })
         }
@@ -180,7 +184,7 @@ extension Signal {
     /// If `lifetime` has already ended, the result has already completed.
     public func take(during lifetime: Lifetime) -> Signal<Value, Error> {
         Signal { output, streamLifetime in
-            let gate = Gate(TakeDuringMachine<Value, Error>(), downstream: output.send, lifetime: streamLifetime)
+            let gate = GateRunner(TakeDuringMachine<Value, Error>(), downstream: output.send, lifetime: streamLifetime)
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
             gate.sources += lifetime.observeEnded { gate.send(.ended) }
         }
@@ -193,7 +197,7 @@ extension Signal {
     /// and interruption are, at once.
     public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
         Signal { output, lifetime in
-            let gate = Gate(
+            let gate = GateRunner(
                 TakeUntilReplacementMachine<Value, Error>(),
                 downstream: output.send,
                 lifetime: lifetime,
@@ -250,7 +254,7 @@ extension SignalProducer {
     /// Each start starts `trigger` first, then this producer; completing stops both.
     public func take(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
-            let gate = Gate(TakeUntilMachine<Value, Error>(), downstream: downstream, lifetime: lifetime)
+            let gate = GateRunner(TakeUntilMachine<Value, Error>(), downstream: downstream, lifetime: lifetime)
             trigger.startInstance({ gate.send(.trigger($0)) }, gate.sources)
             if gate.sources.hasEnded { return }
             self.startInstance({ gate.send(.source($0)) }, gate.sources)
@@ -270,7 +274,7 @@ extension SignalProducer {
     /// If `lifetime` has already ended, a start completes at once without starting this producer.
     public func take(during lifetime: Lifetime) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, streamLifetime in
-            let gate = Gate(TakeDuringMachine<Value, Error>(), downstream: downstream, lifetime: streamLifetime)
+            let gate = GateRunner(TakeDuringMachine<Value, Error>(), downstream: downstream, lifetime: streamLifetime)
             gate.sources += lifetime.observeEnded { gate.send(.ended) }
             if gate.sources.hasEnded { return }
             self.startInstance({ gate.send(.source($0)) }, gate.sources)
@@ -284,7 +288,7 @@ extension SignalProducer {
     /// forwarded; its failure and interruption are, at once.
     public func take(untilReplacement replacement: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
-            let gate = Gate(
+            let gate = GateRunner(
                 TakeUntilReplacementMachine<Value, Error>(),
                 downstream: downstream,
                 lifetime: lifetime,

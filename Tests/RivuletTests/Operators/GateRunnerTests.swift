@@ -20,9 +20,9 @@ private struct EchoMachine: GateStateMachine {
 @Suite struct GateRunnerTests {
     @Test func reentrantInputsAreQueuedAfterTheCurrentOne_E6() {
         var received: [Int] = []
-        var gate: Gate<Int>?
+        var gate: GateRunner<Int>?
         let (lifetime, token) = Lifetime.make()
-        gate = Gate(EchoMachine(token: Tracked()), downstream: { event in
+        gate = GateRunner(EchoMachine(token: Tracked()), downstream: { event in
             guard let value = event.value else { return }
             received.append(value)
             // Sent from inside the downstream: handled after this call returns, not nested.
@@ -38,11 +38,11 @@ private struct EchoMachine: GateStateMachine {
         let watched = WeakBox<Tracked>(nil)
         let recorder = EventRecorder<Int, Never>()
         let (lifetime, token) = Lifetime.make()
-        let gate: Gate<Int>
+        let gate: GateRunner<Int>
         do {
             let object = Tracked()
             watched.object = object
-            gate = Gate(EchoMachine(token: object), downstream: recorder.record, lifetime: lifetime)
+            gate = GateRunner(EchoMachine(token: object), downstream: recorder.record, lifetime: lifetime)
         }
         gate.send(1)
         #expect(watched.object != nil)
@@ -59,7 +59,7 @@ private struct EchoMachine: GateStateMachine {
     @Test func theStreamsEndStopsTheGate() {
         let recorder = EventRecorder<Int, Never>()
         let (lifetime, token) = Lifetime.make()
-        let gate = Gate(EchoMachine(token: Tracked()), downstream: recorder.record, lifetime: lifetime)
+        let gate = GateRunner(EchoMachine(token: Tracked()), downstream: recorder.record, lifetime: lifetime)
         token.dispose()
         gate.send(1)
         #expect(gate.sources.hasEnded)
@@ -69,7 +69,7 @@ private struct EchoMachine: GateStateMachine {
     @Test func theMachineCanStopASeparatePrimaryAlone() {
         let recorder = EventRecorder<Int, Never>()
         let (lifetime, token) = Lifetime.make()
-        let gate = Gate(
+        let gate = GateRunner(
             EchoMachine(token: Tracked()), downstream: recorder.record, lifetime: lifetime, separatePrimary: true
         )
         gate.send(5)

@@ -4,7 +4,7 @@ import Testing
 
 /// A producer whose starts a test drives by hand: it records each start's input observer and
 /// counts the starts whose lifetime has ended.
-final class ProducerProbe<Value, Error: Swift.Error>: @unchecked Sendable {
+final class GateProbe<Value, Error: Swift.Error>: @unchecked Sendable {
     // @unchecked Sendable: all mutable state is in `state`, a `Locked`.
     private struct State {
         var inputs: [Signal<Value, Error>.Observer] = []
@@ -32,14 +32,14 @@ final class ProducerProbe<Value, Error: Swift.Error>: @unchecked Sendable {
 }
 
 /// One step of a two-source script: an event on the main source or on the other one.
-enum TwoSourceStep<A, E: Swift.Error, B, G: Swift.Error> {
+enum GateStep<A, E: Swift.Error, B, G: Swift.Error> {
     case main(Signal<A, E>.Event)
     case other(Signal<B, G>.Event)
 }
 
 /// The events a binary signal operator sends for `script`, sent through two pipes.
 func events<A, E, B, G, U, F>(
-    of script: [TwoSourceStep<A, E, B, G>],
+    of script: [GateStep<A, E, B, G>],
     through operation: (Signal<A, E>, Signal<B, G>) -> Signal<U, F>
 ) -> [Signal<U, F>.Event] {
     let (main, mainInput) = Signal<A, E>.pipe()
@@ -58,11 +58,11 @@ func events<A, E, B, G, U, F>(
 
 /// The events a binary producer operator sends for `script`, sent into the starts of two probes.
 func events<A, E, B, G, U, F>(
-    of script: [TwoSourceStep<A, E, B, G>],
+    of script: [GateStep<A, E, B, G>],
     throughProducer operation: (SignalProducer<A, E>, SignalProducer<B, G>) -> SignalProducer<U, F>
 ) -> [Signal<U, F>.Event] {
-    let main = ProducerProbe<A, E>()
-    let other = ProducerProbe<B, G>()
+    let main = GateProbe<A, E>()
+    let other = GateProbe<B, G>()
     let recorder = EventRecorder<U, F>()
     let disposable = operation(main.producer, other.producer).start(recorder.observer)
     for step in script {
@@ -77,8 +77,8 @@ func events<A, E, B, G, U, F>(
 }
 
 /// Checks a binary operator on signals and on producers against the same expected events (P3).
-func expectBinaryOperator<A, E, B, G, U: Equatable, F: Equatable>(
-    _ script: [TwoSourceStep<A, E, B, G>],
+func expectGateOperator<A, E, B, G, U: Equatable, F: Equatable>(
+    _ script: [GateStep<A, E, B, G>],
     signal: (Signal<A, E>, Signal<B, G>) -> Signal<U, F>,
     producer: (SignalProducer<A, E>, SignalProducer<B, G>) -> SignalProducer<U, F>,
     yields expected: [Signal<U, F>.Event],
@@ -89,7 +89,7 @@ func expectBinaryOperator<A, E, B, G, U: Equatable, F: Equatable>(
 }
 
 /// An equatable pair, to compare the tuples that `sample(with:)` and `withLatest(from:)` send.
-struct Pair<A: Equatable, B: Equatable>: Equatable {
+struct GatePair<A: Equatable, B: Equatable>: Equatable {
     let first: A
     let second: B
     init(_ tuple: (A, B)) {
@@ -102,12 +102,12 @@ struct Pair<A: Equatable, B: Equatable>: Equatable {
     }
 }
 
-extension Pair: CustomStringConvertible {
+extension GatePair: CustomStringConvertible {
     var description: String { "(\(first), \(second))" }
 }
 
 /// Records the events of a stress run and the overlap of their deliveries.
-final class StressSink<Value, Error: Swift.Error>: Sendable {
+final class GateStressSink<Value, Error: Swift.Error>: Sendable {
     let recorder = EventRecorder<Value, Error>()
     let detector = OverlapDetector()
 
@@ -122,7 +122,7 @@ final class StressSink<Value, Error: Swift.Error>: Sendable {
 
 /// Whether the values sent by each thread (encoded as `thread * 100_000 + index`) arrive in the
 /// order that thread sent them.
-func isOrderedPerThread(_ values: [Int]) -> Bool {
+func isOrderedPerSender(_ values: [Int]) -> Bool {
     var last: [Int: Int] = [:]
     for value in values {
         let thread = value / 100_000

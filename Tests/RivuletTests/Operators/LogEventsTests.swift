@@ -79,7 +79,7 @@ private final class LogCollector: @unchecked Sendable {
 
     @Test func producerLogsInterruptionOnDisposal_P4() {
         let collector = LogCollector()
-        let probe = ProducerProbe<Int, Never>()
+        let probe = GateProbe<Int, Never>()
         let disposable = probe.producer
             .logEvents(events: [.value, .interrupted, .disposed], logger: collector.logger)
             .start()

@@ -135,7 +135,7 @@ private final class CallLog: @unchecked Sendable {
     @Test func callbacksAreReleasedWhenTheStreamEnds_S5() {
         let tracked = WeakBox<Tracked>(nil)
         let (signal, input) = Signal<Int, Never>.pipe()
-        let probe = ProducerProbe<Int, Never>()
+        let probe = GateProbe<Int, Never>()
         let disposable: Disposable
         do {
             let object = Tracked()

@@ -2,69 +2,69 @@ import Testing
 @testable import Rivulet
 
 @Suite struct SampleTests {
-    typealias Step = TwoSourceStep<Int, TestError, String, Never>
-    typealias TriggerStep = TwoSourceStep<Int, TestError, (), Never>
+    typealias Step = GateStep<Int, TestError, String, Never>
+    typealias TriggerStep = GateStep<Int, TestError, (), Never>
 
     @Test func sampleWithSendsTheLatestValueAtEachSamplerValue() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.other(.value("early")), .main(.value(1)), .main(.value(2)), .other(.value("a")),
              .other(.value("b")), .main(.value(3)), .other(.value("c"))] as [Step],
-            signal: { $0.sample(with: $1).map(Pair.init) },
-            producer: { $0.sample(with: $1).map(Pair.init) },
-            yields: [.value(Pair(2, "a")), .value(Pair(2, "b")), .value(Pair(3, "c"))]
+            signal: { $0.sample(with: $1).map(GatePair.init) },
+            producer: { $0.sample(with: $1).map(GatePair.init) },
+            yields: [.value(GatePair(2, "a")), .value(GatePair(2, "b")), .value(GatePair(3, "c"))]
         )
     }
 
     @Test func sampleCompletesOnlyWhenBothHaveCompleted() {
         // After the source completes, its last value can still be sampled.
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.completed), .other(.value("a")), .other(.completed)] as [Step],
-            signal: { $0.sample(with: $1).map(Pair.init) },
-            producer: { $0.sample(with: $1).map(Pair.init) },
-            yields: [.value(Pair(1, "a")), .completed]
+            signal: { $0.sample(with: $1).map(GatePair.init) },
+            producer: { $0.sample(with: $1).map(GatePair.init) },
+            yields: [.value(GatePair(1, "a")), .completed]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .other(.completed), .main(.value(2)), .main(.completed)] as [Step],
-            signal: { $0.sample(with: $1).map(Pair.init) },
-            producer: { $0.sample(with: $1).map(Pair.init) },
+            signal: { $0.sample(with: $1).map(GatePair.init) },
+            producer: { $0.sample(with: $1).map(GatePair.init) },
             yields: [.completed]
         )
-        #expect(events(of: [.main(.completed)] as [Step], through: { $0.sample(with: $1).map(Pair.init) }).isEmpty)
+        #expect(events(of: [.main(.completed)] as [Step], through: { $0.sample(with: $1).map(GatePair.init) }).isEmpty)
     }
 
     @Test func sampleForwardsFailureAtOnce_E2() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.failed(TestError(4))), .other(.value("a"))] as [Step],
-            signal: { $0.sample(with: $1).map(Pair.init) },
-            producer: { $0.sample(with: $1).map(Pair.init) },
+            signal: { $0.sample(with: $1).map(GatePair.init) },
+            producer: { $0.sample(with: $1).map(GatePair.init) },
             yields: [.failed(TestError(4))]
         )
     }
 
     @Test func sampleIsInterruptedWhenEitherIsInterrupted_E4() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.interrupted), .other(.value("a"))] as [Step],
-            signal: { $0.sample(with: $1).map(Pair.init) },
-            producer: { $0.sample(with: $1).map(Pair.init) },
+            signal: { $0.sample(with: $1).map(GatePair.init) },
+            producer: { $0.sample(with: $1).map(GatePair.init) },
             yields: [.interrupted]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .other(.interrupted), .main(.value(2))] as [Step],
-            signal: { $0.sample(with: $1).map(Pair.init) },
-            producer: { $0.sample(with: $1).map(Pair.init) },
+            signal: { $0.sample(with: $1).map(GatePair.init) },
+            producer: { $0.sample(with: $1).map(GatePair.init) },
             yields: [.interrupted]
         )
     }
 
     @Test func sampleOnSendsTheLatestValue() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.other(.value(())), .main(.value(1)), .other(.value(())), .other(.value(())), .main(.value(2)),
              .main(.completed), .other(.value(())), .other(.completed)] as [TriggerStep],
             signal: { $0.sample(on: $1) },
             producer: { $0.sample(on: $1) },
             yields: [.value(1), .value(1), .value(2), .completed]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.failed(TestError(1)))] as [TriggerStep],
             signal: { $0.sample(on: $1) },
             producer: { $0.sample(on: $1) },
@@ -83,12 +83,12 @@ import Testing
 
     @Test func sampleAcceptsASignalSamplerOnAProducer() {
         let (sampler, samplerInput) = Signal<String, Never>.pipe()
-        let probe = ProducerProbe<Int, Never>()
-        let recorder = EventRecorder<Pair<Int, String>, Never>()
-        probe.producer.sample(with: sampler).map(Pair.init).start(recorder.observer)
+        let probe = GateProbe<Int, Never>()
+        let recorder = EventRecorder<GatePair<Int, String>, Never>()
+        probe.producer.sample(with: sampler).map(GatePair.init).start(recorder.observer)
         probe.send(.value(5))
         samplerInput.send(value: "x")
-        #expect(recorder.values == [Pair(5, "x")])
+        #expect(recorder.values == [GatePair(5, "x")])
         let (trigger, triggerInput) = Signal<(), Never>.pipe()
         let onRecorder = EventRecorder<Int, Never>()
         probe.producer.sample(on: trigger).start(onRecorder.observer)
@@ -98,8 +98,8 @@ import Testing
     }
 
     @Test func disposingAStartStopsBothSources_P4() {
-        let source = ProducerProbe<Int, TestError>()
-        let sampler = ProducerProbe<(), Never>()
+        let source = GateProbe<Int, TestError>()
+        let sampler = GateProbe<(), Never>()
         let recorder = EventRecorder<Int, TestError>()
         source.producer.sample(on: sampler.producer).start(recorder.observer).dispose()
         #expect(source.starts == 1)
@@ -110,8 +110,8 @@ import Testing
     }
 
     @Test func failingStopsTheSampler_P4() {
-        let source = ProducerProbe<Int, TestError>()
-        let sampler = ProducerProbe<(), Never>()
+        let source = GateProbe<Int, TestError>()
+        let sampler = GateProbe<(), Never>()
         source.producer.sample(on: sampler.producer).start()
         source.send(.failed(TestError(1)))
         #expect(sampler.ended == 1)
@@ -123,8 +123,8 @@ import Testing
     func sampleUnderConcurrentSenders() {
         let (source, input) = Signal<Int, Never>.pipe()
         let (sampler, samplerInput) = Signal<Int, Never>.pipe()
-        let sink = StressSink<Pair<Int, Int>, Never>()
-        source.sample(with: sampler).map(Pair.init).observe(sink.observer)
+        let sink = GateStressSink<GatePair<Int, Int>, Never>()
+        source.sample(with: sampler).map(GatePair.init).observe(sink.observer)
         input.send(value: -1)
         let finished = withWatchdog(seconds: 20, "sample senders") {
             runConcurrently(8) { thread in
@@ -140,7 +140,7 @@ import Testing
         #expect(sink.detector.overlapCount == 0)
         let samples = sink.recorder.values
         #expect(samples.count == 4_000)
-        #expect(isOrderedPerThread(samples.map(\.second)))
+        #expect(isOrderedPerSender(samples.map(\.second)))
         #expect(samples.allSatisfy { $0.first == -1 || ($0.first / 100_000) % 2 == 0 })
         #expect(sink.recorder.terminalCount == 1)
         #expect(sink.recorder.events.last == .completed)

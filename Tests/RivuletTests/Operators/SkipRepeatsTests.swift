@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func disposingTheStartStopsTheUpstream_P4() {
-        let probe = ProducerProbe<Int, Never>()
+        let probe = GateProbe<Int, Never>()
         let recorder = EventRecorder<Int, Never>()
         let disposable = probe.producer.skipRepeats().start(recorder.observer)
         probe.send(.value(1))

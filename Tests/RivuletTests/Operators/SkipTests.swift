@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct SkipTests {
     typealias IntEvent = Signal<Int, TestError>.Event
-    typealias TriggerStep = TwoSourceStep<Int, TestError, (), Never>
+    typealias TriggerStep = GateStep<Int, TestError, (), Never>
 
     // MARK: skip(first:)
 
@@ -88,7 +88,7 @@ import Testing
     // MARK: skip(until:)
 
     @Test func skipUntilOpensOnTheTriggersValue() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.value(2)), .other(.value(())), .main(.value(3)),
              .other(.value(())), .main(.value(4)), .main(.completed)] as [TriggerStep],
             signal: { $0.skip(until: $1) },
@@ -98,13 +98,13 @@ import Testing
     }
 
     @Test func skipUntilOpensOnTheTriggersCompletionButNotItsInterruption() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .other(.completed), .main(.value(2))] as [TriggerStep],
             signal: { $0.skip(until: $1) },
             producer: { $0.skip(until: $1) },
             yields: [.value(2)]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .other(.interrupted), .main(.value(2)), .main(.completed)] as [TriggerStep],
             signal: { $0.skip(until: $1) },
             producer: { $0.skip(until: $1) },
@@ -113,13 +113,13 @@ import Testing
     }
 
     @Test func skipUntilForwardsTerminalEventsBeforeTheTrigger_E2_E4() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.failed(TestError(9))), .other(.value(())), .main(.value(2))] as [TriggerStep],
             signal: { $0.skip(until: $1) },
             producer: { $0.skip(until: $1) },
             yields: [.failed(TestError(9))]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.interrupted), .other(.value(()))] as [TriggerStep],
             signal: { $0.skip(until: $1) },
             producer: { $0.skip(until: $1) },
@@ -138,7 +138,7 @@ import Testing
 
     @Test func skipUntilAcceptsASignalTriggerOnAProducer() {
         let (trigger, triggerInput) = Signal<(), Never>.pipe()
-        let probe = ProducerProbe<Int, Never>()
+        let probe = GateProbe<Int, Never>()
         let recorder = EventRecorder<Int, Never>()
         probe.producer.skip(until: trigger).start(recorder.observer)
         probe.send(.value(1))
@@ -148,8 +148,8 @@ import Testing
     }
 
     @Test func disposingTheStartStopsBothSources_P4() {
-        let source = ProducerProbe<Int, TestError>()
-        let trigger = ProducerProbe<(), Never>()
+        let source = GateProbe<Int, TestError>()
+        let trigger = GateProbe<(), Never>()
         let recorder = EventRecorder<Int, TestError>()
         let disposable = source.producer.skip(until: trigger.producer).start(recorder.observer)
         #expect(source.starts == 1)
@@ -182,7 +182,7 @@ import Testing
     func skipUntilUnderConcurrentSenders() {
         let (source, input) = Signal<Int, Never>.pipe()
         let (trigger, triggerInput) = Signal<(), Never>.pipe()
-        let sink = StressSink<Int, Never>()
+        let sink = GateStressSink<Int, Never>()
         source.skip(until: trigger).observe(sink.observer)
         input.send(value: -1)
         let finished = withWatchdog(seconds: 20, "skip(until:) senders") {
@@ -198,7 +198,7 @@ import Testing
         // Thread 0 opened the gate before sending, so none of its values can be lost.
         #expect(values.filter { $0 >= 0 && $0 < 100_000 }.count == 1_000)
         #expect(!values.contains(-1))
-        #expect(isOrderedPerThread(values))
+        #expect(isOrderedPerSender(values))
         #expect(sink.recorder.terminalCount == 1)
         #expect(sink.recorder.events.last == .completed)
     }

@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct TakeTests {
     typealias IntEvent = Signal<Int, TestError>.Event
-    typealias TriggerStep = TwoSourceStep<Int, TestError, (), Never>
-    typealias ReplacementStep = TwoSourceStep<Int, TestError, Int, TestError>
+    typealias TriggerStep = GateStep<Int, TestError, (), Never>
+    typealias ReplacementStep = GateStep<Int, TestError, Int, TestError>
 
     // MARK: take(first:)
 
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func takeFirstStopsTheUpstreamWhenTheCountIsReached_P4() {
-        let probe = ProducerProbe<Int, Never>()
+        let probe = GateProbe<Int, Never>()
         let recorder = EventRecorder<Int, Never>()
         probe.producer.take(first: 2).start(recorder.observer)
         probe.send(.value(1))
@@ -66,7 +66,7 @@ import Testing
         // As in ReactiveSwift: the signal has already completed (observers see `interrupted`, S3),
         // and the producer is interrupted without starting its upstream.
         #expect(events(of: [.value(1)] as [IntEvent], through: { $0.take(first: 0) }) == [.interrupted])
-        let probe = ProducerProbe<Int, TestError>()
+        let probe = GateProbe<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
         probe.producer.take(first: 0).start(recorder.observer)
         #expect(recorder.events == [.interrupted])
@@ -74,11 +74,30 @@ import Testing
     }
 
     @Test func disposingATakeFirstStartStopsTheUpstream_P4() {
-        let probe = ProducerProbe<Int, Never>()
+        let probe = GateProbe<Int, Never>()
         let recorder = EventRecorder<Int, Never>()
         probe.producer.take(first: 5).start(recorder.observer).dispose()
         #expect(probe.ended == 1)
         #expect(recorder.events == [.interrupted])
+    }
+
+    @Test func stagesSendNothingAfterTheirOwnTerminalEvent_E1() {
+        // The stages alone, fed by an upstream that breaks E1: nothing may follow their terminal.
+        typealias Stage = EventTransform<Int, TestError, Int, TestError>
+        func run(_ stage: Stage) -> [IntEvent] {
+            var output: [IntEvent] = []
+            let (lifetime, token) = Lifetime.make()
+            let sink = stage({ output.append($0) }, lifetime)
+            for event in [.value(1), .value(5), .completed, .value(2), .completed, .failed(TestError(1))] as [IntEvent] {
+                sink(event)
+            }
+            withExtendedLifetime(token) {}
+            return output
+        }
+        #expect(run(Signal.Event.take(first: 1)) == [.value(1), .completed])
+        #expect(run(Signal.Event.take(last: 1)) == [.value(5), .completed])
+        #expect(run(Signal.Event.take(while: { $0 < 3 })) == [.value(1), .completed])
+        #expect(run(Signal.Event.take(until: { $0 < 3 })) == [.value(1), .value(5), .completed])
     }
 
     // MARK: take(last:)
@@ -162,7 +181,7 @@ import Testing
     }
 
     @Test func takeWhileStopsTheUpstream_P4() {
-        let probe = ProducerProbe<Int, Never>()
+        let probe = GateProbe<Int, Never>()
         probe.producer.take(while: { $0 > 0 }).start()
         probe.send(.value(1))
         probe.send(.value(0))
@@ -172,13 +191,13 @@ import Testing
     // MARK: take(until: trigger)
 
     @Test func takeUntilTriggerCompletesOnTheTriggersValueOrCompletion() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.value(2)), .other(.value(())), .main(.value(3))] as [TriggerStep],
             signal: { $0.take(until: $1) },
             producer: { $0.take(until: $1) },
             yields: [.value(1), .value(2), .completed]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .other(.completed), .main(.value(3))] as [TriggerStep],
             signal: { $0.take(until: $1) },
             producer: { $0.take(until: $1) },
@@ -187,7 +206,7 @@ import Testing
     }
 
     @Test func takeUntilTriggerIgnoresTheTriggersInterruption() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .other(.interrupted), .main(.value(2)), .main(.completed)] as [TriggerStep],
             signal: { $0.take(until: $1) },
             producer: { $0.take(until: $1) },
@@ -196,13 +215,13 @@ import Testing
     }
 
     @Test func takeUntilTriggerForwardsFailureAndInterruption_E2_E4_O3() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.failed(TestError(3))), .other(.value(()))] as [TriggerStep],
             signal: { $0.take(until: $1) },
             producer: { $0.take(until: $1) },
             yields: [.value(1), .failed(TestError(3))]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.interrupted), .other(.value(()))] as [TriggerStep],
             signal: { $0.take(until: $1) },
             producer: { $0.take(until: $1) },
@@ -211,8 +230,8 @@ import Testing
     }
 
     @Test func takeUntilTriggerStopsBothSourcesWhenItCompletes_P4() {
-        let source = ProducerProbe<Int, TestError>()
-        let trigger = ProducerProbe<(), Never>()
+        let source = GateProbe<Int, TestError>()
+        let trigger = GateProbe<(), Never>()
         let recorder = EventRecorder<Int, TestError>()
         source.producer.take(until: trigger.producer).start(recorder.observer)
         source.send(.value(1))
@@ -225,9 +244,9 @@ import Testing
     @Test func takeUntilStopsItsSourcesEvenIfTheCompletionIsSwallowedDownstream() {
         // take(untilReplacement:) does not forward completion, so the start goes on; the sources of
         // the completed take(until:) stage must stop all the same.
-        let source = ProducerProbe<Int, TestError>()
-        let trigger = ProducerProbe<(), Never>()
-        let replacement = ProducerProbe<Int, TestError>()
+        let source = GateProbe<Int, TestError>()
+        let trigger = GateProbe<(), Never>()
+        let replacement = GateProbe<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
         source.producer.take(until: trigger.producer)
             .take(untilReplacement: replacement.producer)
@@ -243,8 +262,8 @@ import Testing
     }
 
     @Test func disposingATakeUntilStartStopsBothSources_P4() {
-        let source = ProducerProbe<Int, TestError>()
-        let trigger = ProducerProbe<(), Never>()
+        let source = GateProbe<Int, TestError>()
+        let trigger = GateProbe<(), Never>()
         source.producer.take(until: trigger.producer).start().dispose()
         #expect(source.ended == 1)
         #expect(trigger.ended == 1)
@@ -252,7 +271,7 @@ import Testing
 
     @Test func takeUntilProducerStartsTheTriggerFirst() {
         // A trigger that fires synchronously ends the start before this producer is started.
-        let source = ProducerProbe<Int, TestError>()
+        let source = GateProbe<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
         source.producer.take(until: SignalProducer<(), Never>(value: ())).start(recorder.observer)
         #expect(recorder.events == [.completed])
@@ -262,7 +281,7 @@ import Testing
     @Test func takeUntilAcceptsASignalTriggerOnAProducer() {
         let (trigger, triggerInput) = Signal<(), Never>.pipe()
         let recorder = EventRecorder<Int, Never>()
-        let probe = ProducerProbe<Int, Never>()
+        let probe = GateProbe<Int, Never>()
         probe.producer.take(until: trigger).start(recorder.observer)
         probe.send(.value(1))
         triggerInput.send(value: ())
@@ -290,7 +309,7 @@ import Testing
         let (signal, input) = Signal<Int, TestError>.pipe()
         let signalRecorder = EventRecorder<Int, TestError>()
         signal.take(during: lifetime).observe(signalRecorder.observer)
-        let probe = ProducerProbe<Int, TestError>()
+        let probe = GateProbe<Int, TestError>()
         let producerRecorder = EventRecorder<Int, TestError>()
         probe.producer.take(during: lifetime).start(producerRecorder.observer)
         input.send(value: 1)
@@ -304,7 +323,7 @@ import Testing
     }
 
     @Test func takeDuringAnEndedLifetimeEndsAtOnce() {
-        let probe = ProducerProbe<Int, TestError>()
+        let probe = GateProbe<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
         probe.producer.take(during: .empty).start(recorder.observer)
         #expect(recorder.events == [.completed])
@@ -333,7 +352,7 @@ import Testing
     @Test func takeDuringStopsObservingTheLifetimeWhenItTerminates() {
         // After the stream ends, ending the lifetime must not reach the released operator.
         let (lifetime, token) = Lifetime.make()
-        let probe = ProducerProbe<Int, Never>()
+        let probe = GateProbe<Int, Never>()
         let recorder = EventRecorder<Int, Never>()
         probe.producer.take(during: lifetime).start(recorder.observer)
         probe.send(.completed)
@@ -344,7 +363,7 @@ import Testing
     // MARK: take(untilReplacement:)
 
     @Test func takeUntilReplacementSwitchesAtTheReplacementsFirstEvent() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.value(2)), .other(.value(10)), .main(.value(3)),
              .other(.value(11)), .other(.completed)] as [ReplacementStep],
             signal: { $0.take(untilReplacement: $1) },
@@ -354,7 +373,7 @@ import Testing
     }
 
     @Test func takeUntilReplacementIgnoresTheSourcesCompletion() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.completed), .other(.value(10)), .other(.completed)] as [ReplacementStep],
             signal: { $0.take(untilReplacement: $1) },
             producer: { $0.take(untilReplacement: $1) },
@@ -363,25 +382,25 @@ import Testing
     }
 
     @Test func takeUntilReplacementForwardsFailuresAndInterruptions_E2_E4_O3() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .main(.failed(TestError(1))), .other(.value(10))] as [ReplacementStep],
             signal: { $0.take(untilReplacement: $1) },
             producer: { $0.take(untilReplacement: $1) },
             yields: [.value(1), .failed(TestError(1))]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(1)), .other(.failed(TestError(2)))] as [ReplacementStep],
             signal: { $0.take(untilReplacement: $1) },
             producer: { $0.take(untilReplacement: $1) },
             yields: [.value(1), .failed(TestError(2))]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.interrupted), .other(.value(10))] as [ReplacementStep],
             signal: { $0.take(untilReplacement: $1) },
             producer: { $0.take(untilReplacement: $1) },
             yields: [.interrupted]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.other(.interrupted), .main(.value(1))] as [ReplacementStep],
             signal: { $0.take(untilReplacement: $1) },
             producer: { $0.take(untilReplacement: $1) },
@@ -390,8 +409,8 @@ import Testing
     }
 
     @Test func replacingStopsTheOriginalProducer() {
-        let source = ProducerProbe<Int, TestError>()
-        let replacement = ProducerProbe<Int, TestError>()
+        let source = GateProbe<Int, TestError>()
+        let replacement = GateProbe<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
         let disposable = source.producer.take(untilReplacement: replacement.producer).start(recorder.observer)
         #expect(replacement.starts == 1)
@@ -406,7 +425,7 @@ import Testing
 
     @Test func theSourcesCompletionStopsItsStart() {
         let pulled = Counter()
-        let replacement = ProducerProbe<Int, TestError>()
+        let replacement = GateProbe<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
         // take(first:) completes; the completion is not forwarded, but the upstream stops.
         SignalProducer<Int, TestError>(1...1_000)
@@ -416,7 +435,7 @@ import Testing
             .start(recorder.observer)
         #expect(pulled.value == 2)
         #expect(recorder.events == [.value(1), .value(2)])
-        let source = ProducerProbe<Int, TestError>()
+        let source = GateProbe<Int, TestError>()
         source.producer.take(untilReplacement: replacement.producer).start()
         source.send(.completed)
         #expect(source.ended == 1)
@@ -434,7 +453,7 @@ import Testing
     }
 
     @Test func aSynchronousReplacementMeansTheSourceNeverStarts() {
-        let source = ProducerProbe<Int, TestError>()
+        let source = GateProbe<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
         source.producer.take(untilReplacement: SignalProducer(value: 7)).start(recorder.observer)
         #expect(recorder.events == [.value(7), .completed])
@@ -448,7 +467,7 @@ import Testing
         for _ in 0..<20 {
             let (source, input) = Signal<Int, Never>.pipe()
             let (trigger, triggerInput) = Signal<(), Never>.pipe()
-            let sink = StressSink<Int, Never>()
+            let sink = GateStressSink<Int, Never>()
             source.take(until: trigger).observe(sink.observer)
             let finished = withWatchdog(seconds: 20, "take(until:) senders") {
                 runConcurrently(8) { thread in
@@ -463,7 +482,7 @@ import Testing
             }
             #expect(finished)
             #expect(sink.detector.overlapCount == 0)
-            #expect(isOrderedPerThread(sink.recorder.values))
+            #expect(isOrderedPerSender(sink.recorder.values))
             #expect(sink.recorder.terminalCount == 1)
             #expect(sink.recorder.events.last == .completed)
         }
@@ -473,7 +492,7 @@ import Testing
     func takeUntilReplacementUnderConcurrentSenders() {
         let (source, input) = Signal<Int, Never>.pipe()
         let (replacement, replacementInput) = Signal<Int, Never>.pipe()
-        let sink = StressSink<Int, Never>()
+        let sink = GateStressSink<Int, Never>()
         source.take(untilReplacement: replacement).observe(sink.observer)
         let finished = withWatchdog(seconds: 20, "take(untilReplacement:) senders") {
             runConcurrently(8) { thread in
@@ -488,7 +507,7 @@ import Testing
         #expect(finished)
         #expect(sink.detector.overlapCount == 0)
         let values = sink.recorder.values
-        #expect(isOrderedPerThread(values))
+        #expect(isOrderedPerSender(values))
         let fromReplacement = { (value: Int) in (value / 100_000) % 2 == 1 }
         if let switchIndex = values.firstIndex(where: fromReplacement) {
             #expect(values[switchIndex...].allSatisfy(fromReplacement))
@@ -504,7 +523,7 @@ import Testing
         for _ in 0..<20 {
             let (source, input) = Signal<Int, Never>.pipe()
             let (lifetime, token) = Lifetime.make()
-            let sink = StressSink<Int, Never>()
+            let sink = GateStressSink<Int, Never>()
             source.take(during: lifetime).observe(sink.observer)
             let finished = withWatchdog(seconds: 20, "take(during:) senders") {
                 runConcurrently(8) { thread in
@@ -519,7 +538,7 @@ import Testing
             }
             #expect(finished)
             #expect(sink.detector.overlapCount == 0)
-            #expect(isOrderedPerThread(sink.recorder.values))
+            #expect(isOrderedPerSender(sink.recorder.values))
             #expect(sink.recorder.terminalCount == 1)
             #expect(sink.recorder.events.last == .completed)
         }

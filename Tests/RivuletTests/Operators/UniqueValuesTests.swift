@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func disposingTheStartStopsTheUpstream_P4() {
-        let probe = ProducerProbe<Int, Never>()
+        let probe = GateProbe<Int, Never>()
         let recorder = EventRecorder<Int, Never>()
         probe.producer.uniqueValues().start(recorder.observer).dispose()
         #expect(probe.ended == 1)

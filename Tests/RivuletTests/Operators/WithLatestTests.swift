@@ -2,92 +2,92 @@ import Testing
 @testable import Rivulet
 
 @Suite struct WithLatestTests {
-    typealias Step = TwoSourceStep<Int, TestError, String, Never>
+    typealias Step = GateStep<Int, TestError, String, Never>
 
     @Test func withLatestPairsEachValueWithTheSampleesLatest() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.value(0)), .other(.value("a")), .main(.value(1)), .main(.value(2)), .other(.value("b")),
              .other(.value("c")), .main(.value(3)), .main(.completed)] as [Step],
-            signal: { $0.withLatest(from: $1).map(Pair.init) },
-            producer: { $0.withLatest(from: $1).map(Pair.init) },
-            yields: [.value(Pair(1, "a")), .value(Pair(2, "a")), .value(Pair(3, "c")), .completed]
+            signal: { $0.withLatest(from: $1).map(GatePair.init) },
+            producer: { $0.withLatest(from: $1).map(GatePair.init) },
+            yields: [.value(GatePair(1, "a")), .value(GatePair(2, "a")), .value(GatePair(3, "c")), .completed]
         )
     }
 
     @Test func withLatestIgnoresTheSampleesTerminalEvents() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.other(.value("a")), .other(.completed), .main(.value(1)), .main(.completed)] as [Step],
-            signal: { $0.withLatest(from: $1).map(Pair.init) },
-            producer: { $0.withLatest(from: $1).map(Pair.init) },
-            yields: [.value(Pair(1, "a")), .completed]
+            signal: { $0.withLatest(from: $1).map(GatePair.init) },
+            producer: { $0.withLatest(from: $1).map(GatePair.init) },
+            yields: [.value(GatePair(1, "a")), .completed]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.other(.value("a")), .other(.interrupted), .main(.value(1))] as [Step],
-            signal: { $0.withLatest(from: $1).map(Pair.init) },
-            producer: { $0.withLatest(from: $1).map(Pair.init) },
-            yields: [.value(Pair(1, "a"))]
+            signal: { $0.withLatest(from: $1).map(GatePair.init) },
+            producer: { $0.withLatest(from: $1).map(GatePair.init) },
+            yields: [.value(GatePair(1, "a"))]
         )
     }
 
     @Test func withLatestForwardsFailureAndInterruption_E2_E4_O3() {
-        expectBinaryOperator(
+        expectGateOperator(
             [.other(.value("a")), .main(.failed(TestError(6))), .main(.value(1))] as [Step],
-            signal: { $0.withLatest(from: $1).map(Pair.init) },
-            producer: { $0.withLatest(from: $1).map(Pair.init) },
+            signal: { $0.withLatest(from: $1).map(GatePair.init) },
+            producer: { $0.withLatest(from: $1).map(GatePair.init) },
             yields: [.failed(TestError(6))]
         )
-        expectBinaryOperator(
+        expectGateOperator(
             [.main(.interrupted)] as [Step],
-            signal: { $0.withLatest(from: $1).map(Pair.init) },
-            producer: { $0.withLatest(from: $1).map(Pair.init) },
+            signal: { $0.withLatest(from: $1).map(GatePair.init) },
+            producer: { $0.withLatest(from: $1).map(GatePair.init) },
             yields: [.interrupted]
         )
     }
 
     @Test func producerStartsTheSampleeFirst() {
         // A synchronous samplee has a value in place before the first value of this producer.
-        let recorder = EventRecorder<Pair<Int, String>, Never>()
+        let recorder = EventRecorder<GatePair<Int, String>, Never>()
         SignalProducer<Int, Never>(values: [1, 2])
             .withLatest(from: SignalProducer<String, Never>(values: ["x", "y"]))
-            .map(Pair.init)
+            .map(GatePair.init)
             .start(recorder.observer)
-        #expect(recorder.events == [.value(Pair(1, "y")), .value(Pair(2, "y")), .completed])
+        #expect(recorder.events == [.value(GatePair(1, "y")), .value(GatePair(2, "y")), .completed])
     }
 
     @Test func signalWithAProducerSampleeStartsItAndStopsItWithTheSignal() {
-        let samplee = ProducerProbe<String, Never>()
+        let samplee = GateProbe<String, Never>()
         let (source, input) = Signal<Int, TestError>.pipe()
-        let recorder = EventRecorder<Pair<Int, String>, TestError>()
-        source.withLatest(from: samplee.producer).map(Pair.init).observe(recorder.observer)
+        let recorder = EventRecorder<GatePair<Int, String>, TestError>()
+        source.withLatest(from: samplee.producer).map(GatePair.init).observe(recorder.observer)
         #expect(samplee.starts == 1)
         samplee.send(.value("s"))
         input.send(value: 1)
         input.sendCompleted()
-        #expect(recorder.events == [.value(Pair(1, "s")), .completed])
+        #expect(recorder.events == [.value(GatePair(1, "s")), .completed])
         #expect(samplee.ended == 1)
     }
 
     @Test func convertibleSampleeOverloads() {
         // A signal passed where a convertible is expected, on a producer.
         let (samplee, sampleeInput) = Signal<String, Never>.pipe()
-        let probe = ProducerProbe<Int, Never>()
-        let recorder = EventRecorder<Pair<Int, String>, Never>()
-        probe.producer.withLatest(from: samplee).map(Pair.init).start(recorder.observer)
+        let probe = GateProbe<Int, Never>()
+        let recorder = EventRecorder<GatePair<Int, String>, Never>()
+        probe.producer.withLatest(from: samplee).map(GatePair.init).start(recorder.observer)
         sampleeInput.send(value: "k")
         probe.send(.value(1))
-        #expect(recorder.values == [Pair(1, "k")])
+        #expect(recorder.values == [GatePair(1, "k")])
         let (source, input) = Signal<Int, Never>.pipe()
-        let signalRecorder = EventRecorder<Pair<Int, Int>, Never>()
-        source.withLatest(from: ConstantNine()).map(Pair.init).observe(signalRecorder.observer)
+        let signalRecorder = EventRecorder<GatePair<Int, Int>, Never>()
+        source.withLatest(from: ConstantNine()).map(GatePair.init).observe(signalRecorder.observer)
         input.send(value: 2)
-        #expect(signalRecorder.values == [Pair(2, 9)])
+        #expect(signalRecorder.values == [GatePair(2, 9)])
     }
 
     @Test func disposingAStartStopsBothSources_P4() {
-        let source = ProducerProbe<Int, TestError>()
-        let samplee = ProducerProbe<String, Never>()
-        let recorder = EventRecorder<Pair<Int, String>, TestError>()
-        source.producer.withLatest(from: samplee.producer).map(Pair.init).start(recorder.observer).dispose()
+        let source = GateProbe<Int, TestError>()
+        let samplee = GateProbe<String, Never>()
+        let recorder = EventRecorder<GatePair<Int, String>, TestError>()
+        source.producer.withLatest(from: samplee.producer).map(GatePair.init).start(recorder.observer).dispose()
         #expect(source.ended == 1)
         #expect(samplee.ended == 1)
         #expect(recorder.events == [.interrupted])
@@ -104,8 +104,8 @@ private struct ConstantNine: SignalProducerConvertible {
     func withLatestUnderConcurrentSenders() {
         let (source, input) = Signal<Int, Never>.pipe()
         let (samplee, sampleeInput) = Signal<Int, Never>.pipe()
-        let sink = StressSink<Pair<Int, Int>, Never>()
-        source.withLatest(from: samplee).map(Pair.init).observe(sink.observer)
+        let sink = GateStressSink<GatePair<Int, Int>, Never>()
+        source.withLatest(from: samplee).map(GatePair.init).observe(sink.observer)
         sampleeInput.send(value: -1)
         let finished = withWatchdog(seconds: 20, "withLatest senders") {
             runConcurrently(8) { thread in
@@ -120,7 +120,7 @@ private struct ConstantNine: SignalProducerConvertible {
         #expect(sink.detector.overlapCount == 0)
         let pairs = sink.recorder.values
         #expect(pairs.count == 4_000)
-        #expect(isOrderedPerThread(pairs.map(\.first)))
+        #expect(isOrderedPerSender(pairs.map(\.first)))
         #expect(pairs.allSatisfy { $0.second == -1 || ($0.second / 100_000) % 2 == 1 })
         #expect(sink.recorder.terminalCount == 1)
         #expect(sink.recorder.events.last == .completed)
