@@ -7,11 +7,16 @@ extension Signal.Event {
         { downstream, _ in
             var skipped = 0
             return { event in
-                if case .value = event, skipped < count {
-                    skipped += 1
-                    return
+                switch event {
+                case .value:
+                    if skipped < count {
+                        skipped += 1
+                        return
+                    }
+                    downstream(event)
+                case .failed, .completed, .interrupted:
+                    downstream(event)
                 }
-                downstream(event)
             }
         }
     }
