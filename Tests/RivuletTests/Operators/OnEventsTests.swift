@@ -149,3 +149,35 @@ private final class CallLog: @unchecked Sendable {
         #expect(tracked.object == nil)
     }
 }
+
+@Suite struct OnEventsStressTests {
+    @Test("on(…) stress: disposal races 7 senders; callbacks never overlap, one terminal, disposed last")
+    func disposalRacingSenders() {
+        for _ in 0..<30 {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let detector = OverlapDetector()
+            let log = CallLog()
+            let values = Counter()
+            let disposable = signal.producer.on(
+                terminated: { detector.enter(); log.add("terminated"); detector.leave() },
+                disposed: { detector.enter(); log.add("disposed"); detector.leave() },
+                value: { _ in detector.enter(); values.increment(); detector.leave() }
+            ).start()
+            let finished = withWatchdog(seconds: 20, "on(…) senders") {
+                runConcurrently(8) { thread in
+                    for index in 0..<200 {
+                        if thread == 7 {
+                            if index == 100 { disposable.dispose() }
+                        } else {
+                            input.send(value: index)
+                        }
+                    }
+                }
+            }
+            #expect(finished)
+            #expect(detector.overlapCount == 0)
+            #expect(log.all == ["terminated", "disposed"])
+            #expect(values.value <= 7 * 200)
+        }
+    }
+}
