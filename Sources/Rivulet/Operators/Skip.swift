@@ -1,0 +1,159 @@
+// skip(first:), skip(while:), skip(until:)
+
+extension Signal.Event {
+    /// The stage behind `skip(first:)`: drops the first `count` values.
+    @inlinable
+    static func skip(first count: Int) -> EventTransform<Value, Error, Value, Error> {
+        { downstream, _ in
+            var skipped = 0
+            return { event in
+                switch event {
+                case .value:
+                    if skipped < count {
+                        skipped += 1
+                        return
+                    }
+                    downstream(event)
+                case .failed, .completed, .interrupted:
+                    downstream(event)
+                }
+            }
+        }
+    }
+
+    /// The stage behind `skip(while:)`: drops values until one fails `shouldContinue`, then lets
+    /// everything through (the predicate is no longer called).
+    @inlinable
+    static func skip(while shouldContinue: @escaping (Value) -> Bool) -> EventTransform<Value, Error, Value, Error> {
+        { downstream, _ in
+            var isSkipping = true
+            return { event in
+                switch event {
+                case let .value(value):
+                    if isSkipping {
+                        if shouldContinue(value) { return }
+                        isSkipping = false
+                    }
+                    downstream(event)
+                case .failed, .completed, .interrupted:
+                    downstream(event)
+                }
+            }
+        }
+    }
+}
+
+extension Signal {
+    /// A signal that drops the first `count` values of this signal, then forwards everything.
+    ///
+    /// - precondition: `count` is not negative.
+    @inlinable
+    public func skip(first count: Int) -> Signal<Value, Error> {
+        precondition(count >= 0, "skip(first:) needs a count of zero or more")
+        guard count > 0 else { return self }
+        return flatMapEvent(Event.skip(first: count))
+    }
+
+    /// A signal that drops values while `shouldContinue` holds, then forwards everything from the
+    /// first value for which it returns `false`.
+    @inlinable
+    public func skip(while shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
+        flatMapEvent(Event.skip(while: shouldContinue))
+    }
+
+    /// A signal that drops the values of this signal until `trigger` sends a value or completes,
+    /// then forwards them.
+    ///
+    /// Terminal events of this signal are forwarded at once, even before the trigger (E2, E4).
+    /// An interruption of `trigger` is ignored.
+    public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            let gate = GateRunner(SkipUntilMachine<Value, Error>(), downstream: output.send, lifetime: lifetime)
+            gate.sources += trigger.observe(Signal<(), Never>.Observer { gate.send(.trigger($0)) })
+            gate.sources += self.observe(Observer { gate.send(.source($0)) })
+        }
+    }
+}
+
+extension SignalProducer {
+    /// A producer that drops the first `count` values of each start, then forwards everything.
+    ///
+    /// - precondition: `count` is not negative.
+    @inlinable
+    public func skip(first count: Int) -> SignalProducer<Value, Error> {
+        precondition(count >= 0, "skip(first:) needs a count of zero or more")
+        guard count > 0 else { return self }
+        return flatMapEvent(Signal.Event.skip(first: count))
+    }
+
+    /// A producer that drops values while `shouldContinue` holds, then forwards everything from the
+    /// first value for which it returns `false`.
+    @inlinable
+    public func skip(while shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
+        flatMapEvent(Signal.Event.skip(while: shouldContinue))
+    }
+
+    /// A producer that drops the values of each start until `trigger` sends a value or completes,
+    /// then forwards them.
+    ///
+    /// Each start starts `trigger` first, then this producer. Terminal events of this producer are
+    /// forwarded at once, even before the trigger (E2, E4); an interruption of `trigger` is ignored.
+    public func skip(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
+        SignalProducer.fused({ downstream, lifetime in
+            let gate = GateRunner(SkipUntilMachine<Value, Error>(), downstream: downstream, lifetime: lifetime)
+            trigger.startInstance({ gate.send(.trigger($0)) }, gate.sources)
+            if gate.sources.hasEnded { return }
+            self.startInstance({ gate.send(.source($0)) }, gate.sources)
+        })
+    }
+
+    /// A producer that drops the values of each start until `trigger` sends a value or completes,
+    /// then forwards them.
+    public func skip<Trigger: SignalProducerConvertible>(
+        until trigger: Trigger
+    ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
+        skip(until: trigger.producer)
+    }
+}
+
+// MARK: - skip(until:) state machine
+
+/// The inputs of `skip(until:)`.
+@usableFromInline
+enum SkipUntilInput<Value, Error: Swift.Error> {
+    case source(Signal<Value, Error>.Event)
+    case trigger(Signal<(), Never>.Event)
+}
+
+/// `skip(until:)`: closed until the trigger sends a value or completes, then open.
+@usableFromInline
+struct SkipUntilMachine<Value, Error: Swift.Error>: GateStateMachine {
+    private var isOpen = false
+    private var hasTerminated = false
+
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    mutating func receive(_ input: SkipUntilInput<Value, Error>) -> GateOutput<Value, Error> {
+        if hasTerminated { return .none }
+        switch input {
+        case let .source(event):
+            switch event {
+            case .value:
+                return isOpen ? .send(event) : .none
+            case .failed, .completed, .interrupted:
+                hasTerminated = true
+                return .send(event)
+            }
+        case let .trigger(event):
+            switch event {
+            case .value, .completed:
+                isOpen = true
+            case .interrupted:
+                break
+            }
+            return .none
+        }
+    }
+}

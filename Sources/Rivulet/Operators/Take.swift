@@ -1,0 +1,422 @@
+// take(first:), take(last:), take(while:), take(until:) (predicate and trigger), take(during:),
+// take(untilReplacement:)
+
+extension Signal.Event {
+    /// The stage behind `take(first:)`: forwards `count` values (at least one), then completes.
+    ///
+    /// Completing ends the stream's lifetime, so on a producer the upstream work stops at once.
+    @inlinable
+    static func take(first count: Int) -> EventTransform<Value, Error, Value, Error> {
+        { downstream, _ in
+            var remaining = count
+            return { event in
+                guard remaining > 0 else { return }
+                switch event {
+                case .value:
+                    remaining -= 1
+                    downstream(event)
+                    if remaining == 0 { downstream(.completed) }
+                case .failed, .completed, .interrupted:
+                    remaining = 0
+                    downstream(event)
+                }
+            }
+        }
+    }
+
+    /// The stage behind `take(last:)`: keeps the last `count` values and sends them on completion.
+    @usableFromInline
+    static func take(last count: Int) -> EventTransform<Value, Error, Value, Error> {
+        { downstream, _ in
+            var buffer = TakeLastBuffer<Value>(capacity: count)
+            var isDone = false
+            return { event in
+                guard !isDone else { return }
+                switch event {
+                case let .value(value):
+                    buffer.append(value)
+                case .completed:
+                    isDone = true
+                    let values = buffer.drain()
+                    for value in values { downstream(.value(value)) }
+                    downstream(.completed)
+                case .failed, .interrupted:
+                    isDone = true
+                    buffer = TakeLastBuffer(capacity: 0)
+                    downstream(event)
+                }
+            }
+        }
+    }
+
+    /// The stage behind `take(while:)`: forwards values while `shouldContinue` holds and completes
+    /// at the first value for which it does not (that value is dropped).
+    @inlinable
+    static func take(while shouldContinue: @escaping (Value) -> Bool) -> EventTransform<Value, Error, Value, Error> {
+        { downstream, _ in
+            var isDone = false
+            return { event in
+                guard !isDone else { return }
+                switch event {
+                case let .value(value):
+                    if shouldContinue(value) {
+                        downstream(event)
+                    } else {
+                        isDone = true
+                        downstream(.completed)
+                    }
+                case .failed, .completed, .interrupted:
+                    isDone = true
+                    downstream(event)
+                }
+            }
+        }
+    }
+
+    /// The stage behind `take(until:)` with a predicate: forwards each value, then completes after
+    /// the first value for which `shouldContinue` returns `false` (that value is forwarded).
+    @inlinable
+    static func take(until shouldContinue: @escaping (Value) -> Bool) -> EventTransform<Value, Error, Value, Error> {
+        { downstream, _ in
+            var isDone = false
+            return { event in
+                guard !isDone else { return }
+                switch event {
+                case let .value(value):
+                    downstream(event)
+                    if !shouldContinue(value) {
+                        isDone = true
+                        downstream(.completed)
+                    }
+                case .failed, .completed, .interrupted:
+                    isDone = true
+                    downstream(event)
+                }
+            }
+        }
+    }
+}
+
+/// The last values of a stream, up to a capacity, in order: a ring buffer that allocates once.
+@usableFromInline
+struct TakeLastBuffer<Value> {
+    private var storage: [Value] = []
+    private var head = 0
+    private let capacity: Int
+
+    @usableFromInline
+    init(capacity: Int) {
+        self.capacity = capacity
+        storage.reserveCapacity(capacity)
+    }
+
+    @usableFromInline
+    mutating func append(_ value: Value) {
+        guard capacity > 0 else { return }
+        if storage.count < capacity {
+            storage.append(value)
+        } else {
+            storage[head] = value
+            head = (head + 1) % capacity
+        }
+    }
+
+    /// The kept values, oldest first; the buffer is empty afterwards.
+    @usableFromInline
+    mutating func drain() -> [Value] {
+        let values = Array(storage[head...] + storage[..<head])
+        storage = []
+        head = 0
+        return values
+    }
+}
+
+extension Signal {
+    /// A signal of the first `count` values of this signal; it completes right after the last one.
+    ///
+    /// With a `count` of zero the result has already completed, so observers see `interrupted`
+    /// (S3), as in ReactiveSwift.
+    ///
+    /// - precondition: `count` is not negative.
+    @inlinable
+    public func take(first count: Int) -> Signal<Value, Error> {
+        precondition(count >= 0, "take(first:) needs a count of zero or more")
+        guard count > 0 else { return .empty }
+        return flatMapEvent(Event.take(first: count))
+    }
+
+    /// A signal that waits for this signal to complete, then sends its last `count` values and
+    /// completes. A failure or interruption is forwarded at once and the kept values are dropped.
+    ///
+    /// - precondition: `count` is not negative.
+    @inlinable
+    public func take(last count: Int) -> Signal<Value, Error> {
+        precondition(count >= 0, "take(last:) needs a count of zero or more")
+        return flatMapEvent(Event.take(last: count))
+    }
+
+    /// A signal that forwards values while `shouldContinue` holds, and completes at the first value
+    /// for which it returns `false`, without sending that value.
+    @inlinable
+    public func take(while shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
+        flatMapEvent(Event.take(while: shouldContinue))
+    }
+
+    /// A signal that forwards each value and completes right after the first one for which
+    /// `shouldContinue` returns `false` (that value is sent too).
+    @inlinable
+    public func take(until shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
+        flatMapEvent(Event.take(until: shouldContinue))
+    }
+
+    /// A signal that forwards this signal's events until `trigger` sends a value or completes, and
+    /// then completes. An interruption of `trigger` is ignored.
+    public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            let gate = GateRunner(TakeUntilMachine<Value, Error>(), downstream: output.send, lifetime: lifetime)
+            gate.sources += self.observe(Observer { gate.send(.source($0)) })
+            gate.sources += trigger.observe(Signal<(), Never>.Observer { gate.send(.trigger($0)) })
+        }
+    }
+
+    /// A signal that forwards this signal's events until `lifetime` ends, and then completes.
+    ///
+    /// If `lifetime` has already ended, the result has already completed.
+    public func take(during lifetime: Lifetime) -> Signal<Value, Error> {
+        Signal { output, streamLifetime in
+            let gate = GateRunner(TakeDuringMachine<Value, Error>(), downstream: output.send, lifetime: streamLifetime)
+            gate.sources += self.observe(Observer { gate.send(.source($0)) })
+            gate.sources += lifetime.observeEnded { gate.send(.ended) }
+        }
+    }
+
+    /// A signal that forwards this signal's values until `replacement` sends its first event, then
+    /// stops observing this signal and forwards `replacement`'s events instead.
+    ///
+    /// This signal's completion is not forwarded (the replacement is still to come); its failure
+    /// and interruption are, at once.
+    public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            let gate = GateRunner(
+                TakeUntilReplacementMachine<Value, Error>(),
+                downstream: output.send,
+                lifetime: lifetime,
+                separatePrimary: true
+            )
+            gate.primary += self.observe(Observer { gate.send(.source($0)) })
+            gate.sources += replacement.observe(Observer { gate.send(.replacement($0)) })
+        }
+    }
+}
+
+extension SignalProducer {
+    /// A producer of the first `count` values of each start; it completes right after the last
+    /// one, which ends the start's lifetime and so stops the upstream work.
+    ///
+    /// With a `count` of zero the result is interrupted at once without starting this producer,
+    /// as in ReactiveSwift.
+    ///
+    /// - precondition: `count` is not negative.
+    @inlinable
+    public func take(first count: Int) -> SignalProducer<Value, Error> {
+        precondition(count >= 0, "take(first:) needs a count of zero or more")
+        guard count > 0 else { return .fused({ downstream, _ in downstream(.interrupted) }) }
+        return flatMapEvent(Signal.Event.take(first: count))
+    }
+
+    /// A producer that waits for each start to complete, then sends its last `count` values and
+    /// completes. A failure or interruption is forwarded at once and the kept values are dropped.
+    ///
+    /// - precondition: `count` is not negative.
+    @inlinable
+    public func take(last count: Int) -> SignalProducer<Value, Error> {
+        precondition(count >= 0, "take(last:) needs a count of zero or more")
+        return flatMapEvent(Signal.Event.take(last: count))
+    }
+
+    /// A producer that forwards values while `shouldContinue` holds, and completes at the first
+    /// value for which it returns `false`, without sending that value.
+    @inlinable
+    public func take(while shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
+        flatMapEvent(Signal.Event.take(while: shouldContinue))
+    }
+
+    /// A producer that forwards each value and completes right after the first one for which
+    /// `shouldContinue` returns `false` (that value is sent too).
+    @inlinable
+    public func take(until shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
+        flatMapEvent(Signal.Event.take(until: shouldContinue))
+    }
+
+    /// A producer that forwards each start's events until `trigger` sends a value or completes, and
+    /// then completes. An interruption of `trigger` is ignored.
+    ///
+    /// Each start starts `trigger` first, then this producer; completing stops both.
+    public func take(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
+        SignalProducer.fused({ downstream, lifetime in
+            let gate = GateRunner(TakeUntilMachine<Value, Error>(), downstream: downstream, lifetime: lifetime)
+            trigger.startInstance({ gate.send(.trigger($0)) }, gate.sources)
+            if gate.sources.hasEnded { return }
+            self.startInstance({ gate.send(.source($0)) }, gate.sources)
+        })
+    }
+
+    /// A producer that forwards each start's events until `trigger` sends a value or completes, and
+    /// then completes.
+    public func take<Trigger: SignalProducerConvertible>(
+        until trigger: Trigger
+    ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
+        take(until: trigger.producer)
+    }
+
+    /// A producer that forwards each start's events until `lifetime` ends, and then completes.
+    ///
+    /// If `lifetime` has already ended, a start completes at once without starting this producer.
+    public func take(during lifetime: Lifetime) -> SignalProducer<Value, Error> {
+        SignalProducer.fused({ downstream, streamLifetime in
+            let gate = GateRunner(TakeDuringMachine<Value, Error>(), downstream: downstream, lifetime: streamLifetime)
+            gate.sources += lifetime.observeEnded { gate.send(.ended) }
+            if gate.sources.hasEnded { return }
+            self.startInstance({ gate.send(.source($0)) }, gate.sources)
+        })
+    }
+
+    /// A producer that forwards each start's values until `replacement` sends its first event,
+    /// then stops this producer and forwards `replacement`'s events instead.
+    ///
+    /// Each start starts `replacement` first, then this producer. This producer's completion is not
+    /// forwarded; its failure and interruption are, at once.
+    public func take(untilReplacement replacement: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
+        SignalProducer.fused({ downstream, lifetime in
+            let gate = GateRunner(
+                TakeUntilReplacementMachine<Value, Error>(),
+                downstream: downstream,
+                lifetime: lifetime,
+                separatePrimary: true
+            )
+            replacement.startInstance({ gate.send(.replacement($0)) }, gate.sources)
+            if gate.primary.hasEnded { return }
+            self.startInstance({ gate.send(.source($0)) }, gate.primary)
+        })
+    }
+
+    /// A producer that forwards each start's values until `replacement` sends its first event,
+    /// then forwards `replacement`'s events instead.
+    public func take<Replacement: SignalProducerConvertible>(
+        untilReplacement replacement: Replacement
+    ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {
+        take(untilReplacement: replacement.producer)
+    }
+}
+
+// MARK: - take(until: trigger) state machine
+
+/// The inputs of `take(until:)` with a trigger.
+@usableFromInline
+enum TakeUntilInput<Value, Error: Swift.Error> {
+    case source(Signal<Value, Error>.Event)
+    case trigger(Signal<(), Never>.Event)
+}
+
+/// `take(until:)` with a trigger: forwards the source until the trigger fires, then completes.
+@usableFromInline
+struct TakeUntilMachine<Value, Error: Swift.Error>: GateStateMachine {
+    private var hasTerminated = false
+
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    mutating func receive(_ input: TakeUntilInput<Value, Error>) -> GateOutput<Value, Error> {
+        if hasTerminated { return .none }
+        switch input {
+        case let .source(event):
+            hasTerminated = event.isTerminating
+            return .send(event)
+        case let .trigger(event):
+            switch event {
+            case .value, .completed:
+                hasTerminated = true
+                return .send(.completed)
+            case .interrupted:
+                return .none
+            }
+        }
+    }
+}
+
+// MARK: - take(during:) state machine
+
+/// The inputs of `take(during:)`.
+@usableFromInline
+enum TakeDuringInput<Value, Error: Swift.Error> {
+    case source(Signal<Value, Error>.Event)
+    /// The lifetime has ended.
+    case ended
+}
+
+/// `take(during:)`: forwards the source until the lifetime ends, then completes.
+@usableFromInline
+struct TakeDuringMachine<Value, Error: Swift.Error>: GateStateMachine {
+    private var hasTerminated = false
+
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    mutating func receive(_ input: TakeDuringInput<Value, Error>) -> GateOutput<Value, Error> {
+        if hasTerminated { return .none }
+        switch input {
+        case let .source(event):
+            hasTerminated = event.isTerminating
+            return .send(event)
+        case .ended:
+            hasTerminated = true
+            return .send(.completed)
+        }
+    }
+}
+
+// MARK: - take(untilReplacement:) state machine
+
+/// The inputs of `take(untilReplacement:)`.
+@usableFromInline
+enum TakeUntilReplacementInput<Value, Error: Swift.Error> {
+    case source(Signal<Value, Error>.Event)
+    case replacement(Signal<Value, Error>.Event)
+}
+
+/// `take(untilReplacement:)`: the source until the replacement's first event, then the replacement.
+@usableFromInline
+struct TakeUntilReplacementMachine<Value, Error: Swift.Error>: GateStateMachine {
+    private var isReplaced = false
+    private var hasTerminated = false
+
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    mutating func receive(_ input: TakeUntilReplacementInput<Value, Error>) -> GateOutput<Value, Error> {
+        if hasTerminated { return .none }
+        switch input {
+        case let .source(event):
+            if isReplaced { return .none }
+            switch event {
+            case .value:
+                return .send(event)
+            case .completed:
+                // Not forwarded: the replacement is still to come. The source's work is over, so
+                // its start stops (stages further up that completed it end their work too).
+                return GateOutput(event: nil, stopsPrimary: true)
+            case .failed, .interrupted:
+                hasTerminated = true
+                return .send(event)
+            }
+        case let .replacement(event):
+            let stopsSource = !isReplaced
+            isReplaced = true
+            hasTerminated = event.isTerminating
+            return GateOutput(event: event, stopsPrimary: stopsSource)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Testing
+@testable import Rivulet
+
+/// A log of side effects, in the order they happened.
+private final class CallLog: @unchecked Sendable {
+    // @unchecked Sendable: `entries` is a `Locked`.
+    private let entries = Locked<[String]>([])
+    var all: [String] { entries.withLock { $0 } }
+    func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+}
+
+@Suite struct OnEventsTests {
+    private func logged<E>(
+        _ log: CallLog
+    ) -> (Signal<Int, E>) -> Signal<Int, E> {
+        { signal in
+            signal.on(
+                event: { log.add("event \($0)") },
+                failed: { log.add("failed \($0)") },
+                completed: { log.add("completed") },
+                interrupted: { log.add("interrupted") },
+                terminated: { log.add("terminated") },
+                disposed: { log.add("disposed") },
+                value: { log.add("value \($0)") }
+            )
+        }
+    }
+
+    private func loggedProducer<E>(_ log: CallLog) -> (SignalProducer<Int, E>) -> SignalProducer<Int, E> {
+        { producer in
+            producer.on(
+                starting: { log.add("starting") },
+                started: { log.add("started") },
+                event: { log.add("event \($0)") },
+                failed: { log.add("failed \($0)") },
+                completed: { log.add("completed") },
+                interrupted: { log.add("interrupted") },
+                terminated: { log.add("terminated") },
+                disposed: { log.add("disposed") },
+                value: { log.add("value \($0)") }
+            )
+        }
+    }
+
+    @Test func signalCallbacksRunInOrderBeforeTheEventIsForwarded() {
+        let log = CallLog()
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        logged(log)(signal).observe { log.add("observer \($0)") }
+        input.send(value: 1)
+        input.sendCompleted()
+        #expect(log.all == [
+            "event VALUE 1", "value 1", "observer VALUE 1",
+            "event COMPLETED", "completed", "terminated", "observer COMPLETED", "disposed",
+        ])
+    }
+
+    @Test func signalFailureAndInterruptionCallbacks_E2_E4() {
+        let log = CallLog()
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        logged(log)(signal).observe { log.add("observer \($0)") }
+        input.send(error: TestError(3))
+        #expect(log.all == [
+            "event FAILED TestError(code: 3)", "failed TestError(code: 3)", "terminated",
+            "observer FAILED TestError(code: 3)", "disposed",
+        ])
+        let interruptions = CallLog()
+        let (other, otherInput) = Signal<Int, TestError>.pipe()
+        logged(interruptions)(other).observe { interruptions.add("observer \($0)") }
+        otherInput.sendInterrupted()
+        #expect(interruptions.all == [
+            "event INTERRUPTED", "interrupted", "terminated", "observer INTERRUPTED", "disposed",
+        ])
+    }
+
+    @Test func onForwardsEveryEventUnchanged_P3() {
+        expectOperator(
+            [.value(1), .value(2), .failed(TestError(1))] as [Signal<Int, TestError>.Event],
+            signal: { $0.on(value: { _ in }) },
+            producer: { $0.on(value: { _ in }) },
+            yields: [.value(1), .value(2), .failed(TestError(1))]
+        )
+    }
+
+    @Test func producerStartingRunsBeforeTheWorkAndStartedAfter() {
+        let log = CallLog()
+        let producer = SignalProducer<Int, Never> { observer, _ in
+            log.add("work")
+            observer.send(value: 1)
+            observer.sendCompleted()
+        }
+        loggedProducer(log)(producer).start { log.add("observer \($0)") }
+        #expect(log.all == [
+            "starting", "work",
+            "event VALUE 1", "value 1", "observer VALUE 1",
+            "event COMPLETED", "completed", "terminated", "observer COMPLETED", "disposed",
+            "started",
+        ])
+    }
+
+    @Test func disposingAProducerStartRunsTheInterruptionCallbacks_P4() {
+        // Even for an upstream that never sends `interrupted` itself (a signal's producer).
+        let log = CallLog()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let disposable = loggedProducer(log)(signal.producer).start { log.add("observer \($0)") }
+        input.send(value: 1)
+        disposable.dispose()
+        input.send(value: 2)
+        #expect(log.all == [
+            "starting", "started",
+            "event VALUE 1", "value 1", "observer VALUE 1",
+            "observer INTERRUPTED",
+            "event INTERRUPTED", "interrupted", "terminated", "disposed",
+        ])
+    }
+
+    @Test func anOperatorFurtherDownEndingTheStartInterruptsUpstreamCallbacks() {
+        let log = CallLog()
+        SignalProducer<Int, Never>(1...100)
+            .on(interrupted: { log.add("interrupted") }, disposed: { log.add("disposed") }, value: { log.add("value \($0)") })
+            .take(first: 2)
+            .start()
+        #expect(log.all == ["value 1", "value 2", "interrupted", "disposed"])
+    }
+
+    @Test func producerCallbacksRunOncePerStart_P2() {
+        let log = CallLog()
+        let producer = loggedProducer(log)(SignalProducer<Int, Never>(value: 7))
+        producer.start()
+        producer.start()
+        #expect(log.all.filter { $0 == "starting" }.count == 2)
+        #expect(log.all.filter { $0 == "disposed" }.count == 2)
+        #expect(log.all.filter { $0 == "value 7" }.count == 2)
+    }
+
+    @Test func callbacksAreReleasedWhenTheStreamEnds_S5() {
+        let tracked = WeakBox<Tracked>(nil)
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let probe = GateProbe<Int, Never>()
+        let disposable: Disposable
+        do {
+            let object = Tracked()
+            tracked.object = object
+            signal.on(value: { _ in _ = object }).observe { _ in }
+            disposable = probe.producer.on(value: { _ in _ = object }).start()
+        }
+        #expect(tracked.object != nil)
+        input.sendCompleted()
+        disposable.dispose()
+        #expect(tracked.object == nil)
+    }
+}
+
+@Suite struct OnEventsStressTests {
+    @Test("on(…) stress: disposal races 7 senders; callbacks never overlap, one terminal, disposed last")
+    func disposalRacingSenders() {
+        for _ in 0..<30 {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let detector = OverlapDetector()
+            let log = CallLog()
+            let values = Counter()
+            let disposable = signal.producer.on(
+                terminated: { detector.enter(); log.add("terminated"); detector.leave() },
+                disposed: { detector.enter(); log.add("disposed"); detector.leave() },
+                value: { _ in detector.enter(); values.increment(); detector.leave() }
+            ).start()
+            let finished = withWatchdog(seconds: 20, "on(…) senders") {
+                runConcurrently(8) { thread in
+                    for index in 0..<200 {
+                        if thread == 7 {
+                            if index == 100 { disposable.dispose() }
+                        } else {
+                            input.send(value: index)
+                        }
+                    }
+                }
+            }
+            #expect(finished)
+            #expect(detector.overlapCount == 0)
+            #expect(log.all == ["terminated", "disposed"])
+            #expect(values.value <= 7 * 200)
+        }
+    }
+}
