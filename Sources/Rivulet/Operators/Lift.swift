@@ -18,18 +18,22 @@ extension SignalProducer {
 
     /// Applies a binary signal operator to the starts of this producer and another.
     ///
-    /// Each start of the resulting producer starts this producer first, then the other one.
+    /// Each start of the resulting producer starts the other producer first, then this one (as in
+    /// ReactiveSwift): with synchronous producers, the other's events are then already known when
+    /// this producer's events arrive.
     @inlinable
     public func lift<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>
     ) -> (SignalProducer<U, F>) -> SignalProducer<V, G> {
         { other in
             SignalProducer<V, G>.fused({ downstream, lifetime in
-                // The inner `startWithSignal` starts its producer first, when its setup returns.
-                other.startWithSignal { otherSignal, otherInterrupter in
-                    lifetime += otherInterrupter
-                    self.startWithSignal { signal, interrupter in
-                        lifetime += interrupter
+                // A `startWithSignal` starts its producer when its setup returns, so the inner
+                // (this producer) is set up last but the outer (the other producer) starts last:
+                // nest this producer outside to start the other one first.
+                self.startWithSignal { signal, interrupter in
+                    lifetime += interrupter
+                    other.startWithSignal { otherSignal, otherInterrupter in
+                        lifetime += otherInterrupter
                         lifetime += transform(signal)(otherSignal).observe(Signal.Observer(downstream))
                     }
                 }

@@ -182,7 +182,7 @@ import Testing
         #expect(recorder.events == [.value(100), .completed, .value(200), .completed])
     }
 
-    @Test func binaryLiftStartsSelfFirst() {
+    @Test func binaryLiftStartsTheArgumentFirst() {
         let order = Locked<[String]>([])
         let left = SignalProducer<Int, Never> { observer, _ in
             order.withLock { $0.append("left") }
@@ -197,17 +197,15 @@ import Testing
         let combine: (Signal<Int, Never>) -> (Signal<Int, Never>) -> Signal<Int, Never> = { a in
             { b in
                 Signal { output, lifetime in
-                    lifetime += a.observeValues { output.send(value: $0) }
-                    lifetime += b.observe { event in
-                        if let value = event.value { output.send(value: value) } else { output.send(event) }
-                    }
+                    lifetime += b.observeValues { output.send(value: $0) }
+                    lifetime += a.observe { output.send($0) }
                 }
             }
         }
         let recorder = EventRecorder<Int, Never>()
         left.lift(combine)(right).start(recorder.observer)
-        #expect(order.withLock { $0 } == ["left", "right"])
-        #expect(recorder.events == [.value(1), .value(2), .completed])
+        #expect(order.withLock { $0 } == ["right", "left"])
+        #expect(recorder.events == [.value(2), .value(1), .completed])
     }
 
     @Test func disposingALiftedStartInterruptsTheUpstream() {
