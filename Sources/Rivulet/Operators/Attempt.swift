@@ -26,6 +26,20 @@ extension Signal.Event {
     }
 }
 
+extension Signal.Event where Error == Never {
+    /// The throwing `attempt` stages of a stream that could not fail: one stage that promotes
+    /// the error type to `Swift.Error` and attempts `transform`.
+    @inlinable
+    static func promotingAttemptMap<U>(
+        _ transform: @escaping (Value) -> Result<U, Swift.Error>
+    ) -> EventTransform<Value, Never, U, Swift.Error> {
+        { downstream, lifetime in
+            let attempt = Signal<Value, Swift.Error>.Event.attemptMapValues(transform)(downstream, lifetime)
+            return promoteErrors()(attempt, lifetime)
+        }
+    }
+}
+
 extension Signal {
     /// A signal that runs `action` on each value and forwards the value if it succeeds, or fails
     /// with its error at once.
@@ -64,7 +78,7 @@ extension Signal where Error == Never {
     /// before, so its error type becomes `Swift.Error`.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> Signal<Value, Swift.Error> {
-        promoteError(Swift.Error.self).attempt(action)
+        flatMapEvent(Event.promotingAttemptMap { value in Result { try action(value); return value } })
     }
 
     /// A signal of each value transformed by the throwing `transform`; the first error thrown ends
@@ -72,7 +86,7 @@ extension Signal where Error == Never {
     /// `Swift.Error`.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> Signal<U, Swift.Error> {
-        promoteError(Swift.Error.self).attemptMap(transform)
+        flatMapEvent(Event.promotingAttemptMap { value in Result { try transform(value) } })
     }
 }
 
@@ -114,13 +128,13 @@ extension SignalProducer where Error == Never {
     /// `Swift.Error`.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> SignalProducer<Value, Swift.Error> {
-        promoteError(Swift.Error.self).attempt(action)
+        flatMapEvent(Signal.Event.promotingAttemptMap { value in Result { try action(value); return value } })
     }
 
     /// A producer of each value transformed by the throwing `transform`; the first error thrown
     /// ends the start at once. The error type becomes `Swift.Error`.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> SignalProducer<U, Swift.Error> {
-        promoteError(Swift.Error.self).attemptMap(transform)
+        flatMapEvent(Signal.Event.promotingAttemptMap { value in Result { try transform(value) } })
     }
 }

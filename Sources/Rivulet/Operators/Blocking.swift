@@ -148,7 +148,10 @@ extension SignalProducer {
 
     /// Starts the producer and blocks until the first value: `success` with it, `failure` if the
     /// producer fails first, `nil` if it ends without a value. The start is stopped after the
-    /// first value. Never call it on the thread that the producer needs in order to send.
+    /// first value.
+    ///
+    /// Like every blocking form, never call it on the thread (or queue) that the producer needs in
+    /// order to send; in async code use `awaitFirst()`, which does not hold a thread.
     public func first() -> Result<Value, Error>? {
         blockingOutcome(.first).result
     }
@@ -194,7 +197,12 @@ extension SignalProducer {
 
     /// The first value, awaited without blocking a thread: `success` with it, `failure` if the
     /// producer fails first, `nil` if it ends (or the task is cancelled) without a value. The
-    /// async form of `first()`; see the note on naming at the top of Blocking.swift.
+    /// start is stopped after the first value, and when the awaiting task is cancelled.
+    ///
+    /// The async form of `first()`. It has its own name because an `async` overload of `first()`
+    /// would be chosen by the compiler in every async function, changing what existing calls to
+    /// the blocking form do; the same goes for `awaitSingle()`, `awaitLast()` and
+    /// `awaitCompletion()`.
     public func awaitFirst() async -> sending Result<Value, Error>? {
         await awaitedOutcome(.first).result
     }
