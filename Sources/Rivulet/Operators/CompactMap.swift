@@ -1,0 +1,62 @@
+extension Signal.Event {
+    /// The stage behind `compactMap`: forwards the non-`nil` results of `transform`, and every
+    /// terminal event.
+    @inlinable
+    static func compactMapValues<U>(
+        _ transform: @escaping (Value) -> U?
+    ) -> EventTransform<Value, Error, U, Error> {
+        { downstream, _ in
+            { event in
+                switch event {
+                case let .value(value):
+                    if let mapped = transform(value) { downstream(.value(mapped)) }
+                case let .failed(error): downstream(.failed(error))
+                case .completed: downstream(.completed)
+                case .interrupted: downstream(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+extension Signal {
+    /// A signal of each value transformed by `transform`, leaving out the values it maps to `nil`.
+    @inlinable
+    public func compactMap<U>(_ transform: @escaping (Value) -> U?) -> Signal<U, Error> {
+        flatMapEvent(Event.compactMapValues(transform))
+    }
+
+    /// The ReactiveSwift spelling of `compactMap(_:)`: same meaning, kept so that code written
+    /// against the older name compiles unchanged.
+    @inlinable
+    public func filterMap<U>(_ transform: @escaping (Value) -> U?) -> Signal<U, Error> {
+        flatMapEvent(Event.compactMapValues(transform))
+    }
+
+    /// A signal of the wrapped values of this signal of optionals, leaving out every `nil`.
+    @inlinable
+    public func skipNil<U>() -> Signal<U, Error> where Value == U? {
+        flatMapEvent(Event.compactMapValues { $0 })
+    }
+}
+
+extension SignalProducer {
+    /// A producer of each value transformed by `transform`, leaving out the values it maps to `nil`.
+    @inlinable
+    public func compactMap<U>(_ transform: @escaping (Value) -> U?) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.compactMapValues(transform))
+    }
+
+    /// The ReactiveSwift spelling of `compactMap(_:)`: same meaning, kept so that code written
+    /// against the older name compiles unchanged.
+    @inlinable
+    public func filterMap<U>(_ transform: @escaping (Value) -> U?) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.compactMapValues(transform))
+    }
+
+    /// A producer of the wrapped values of this producer of optionals, leaving out every `nil`.
+    @inlinable
+    public func skipNil<U>() -> SignalProducer<U, Error> where Value == U? {
+        flatMapEvent(Signal.Event.compactMapValues { $0 })
+    }
+}

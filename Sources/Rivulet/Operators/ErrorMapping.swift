@@ -1,0 +1,107 @@
+extension Signal.Event {
+    /// The stage behind `mapError` and `promoteError`: transforms the error of a failure;
+    /// values and the other terminal events pass through.
+    @inlinable
+    static func mapErrors<F>(
+        _ transform: @escaping (Error) -> F
+    ) -> EventTransform<Value, Error, Value, F> {
+        { downstream, _ in
+            { event in
+                switch event {
+                case let .value(value): downstream(.value(value))
+                case let .failed(error): downstream(.failed(transform(error)))
+                case .completed: downstream(.completed)
+                case .interrupted: downstream(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+extension Signal.Event where Error == Never {
+    /// The stage behind `promoteError`: a stream that cannot fail is passed on unchanged under a
+    /// new error type.
+    @inlinable
+    static func promoteErrors<F>() -> EventTransform<Value, Never, Value, F> {
+        { downstream, _ in
+            { event in
+                switch event {
+                case let .value(value): downstream(.value(value))
+                case let .failed(never): switch never {}
+                case .completed: downstream(.completed)
+                case .interrupted: downstream(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+extension Signal.Event where Value == Never {
+    /// The stage behind `promoteValue`: a stream that carries no value is passed on unchanged
+    /// under a new value type.
+    @inlinable
+    static func promoteValues<U>() -> EventTransform<Never, Error, U, Error> {
+        { downstream, _ in
+            { event in
+                switch event {
+                case let .value(never): switch never {}
+                case let .failed(error): downstream(.failed(error))
+                case .completed: downstream(.completed)
+                case .interrupted: downstream(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+extension Signal {
+    /// A signal that fails with `transform(error)` where this one fails with `error`.
+    @inlinable
+    public func mapError<F>(_ transform: @escaping (Error) -> F) -> Signal<Value, F> {
+        flatMapEvent(Event.mapErrors(transform))
+    }
+}
+
+extension Signal where Error == Never {
+    /// This signal, which cannot fail, with the error type `F`, so that it composes with
+    /// streams that can. The type is usually inferred: `signal.promoteError()`.
+    @inlinable
+    public func promoteError<F>(_: F.Type = F.self) -> Signal<Value, F> {
+        flatMapEvent(Event.promoteErrors())
+    }
+}
+
+extension Signal where Value == Never {
+    /// This signal, which sends no value, with the value type `U`, so that it composes with
+    /// streams that do. The type is usually inferred: `signal.promoteValue()`.
+    @inlinable
+    public func promoteValue<U>(_: U.Type = U.self) -> Signal<U, Error> {
+        flatMapEvent(Event.promoteValues())
+    }
+}
+
+extension SignalProducer {
+    /// A producer that fails with `transform(error)` where this one fails with `error`.
+    @inlinable
+    public func mapError<F>(_ transform: @escaping (Error) -> F) -> SignalProducer<Value, F> {
+        flatMapEvent(Signal.Event.mapErrors(transform))
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// This producer, which cannot fail, with the error type `F`, so that it composes with
+    /// producers that can. The type is usually inferred: `producer.promoteError()`.
+    @inlinable
+    public func promoteError<F>(_: F.Type = F.self) -> SignalProducer<Value, F> {
+        flatMapEvent(Signal.Event.promoteErrors())
+    }
+}
+
+extension SignalProducer where Value == Never {
+    /// This producer, which sends no value, with the value type `U`, so that it composes with
+    /// producers that do. The type is usually inferred: `producer.promoteValue()`.
+    @inlinable
+    public func promoteValue<U>(_: U.Type = U.self) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.promoteValues())
+    }
+}

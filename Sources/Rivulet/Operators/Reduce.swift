@@ -1,0 +1,60 @@
+extension Signal.Event {
+    /// The stage behind `reduce`: folds every value into a result that `nextPartialResult`
+    /// updates in place, and sends the result once, when the stream completes. A failure or an
+    /// interruption is forwarded at once, without a result.
+    @inlinable
+    static func reduceValues<U>(
+        into initialResult: U,
+        _ nextPartialResult: @escaping (inout U, Value) -> Void
+    ) -> EventTransform<Value, Error, U, Error> {
+        { downstream, _ in
+            var result = initialResult
+            return { event in
+                switch event {
+                case let .value(value): nextPartialResult(&result, value)
+                case let .failed(error): downstream(.failed(error))
+                case .completed:
+                    downstream(.value(result))
+                    downstream(.completed)
+                case .interrupted: downstream(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+extension Signal {
+    /// A signal that sends one value when this signal completes: every value combined, in order,
+    /// by `nextPartialResult`, starting from `initialResult` (sent as is if there were no values).
+    @inlinable
+    public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
+        flatMapEvent(Event.reduceValues(into: initialResult) { result, value in
+            result = nextPartialResult(result, value)
+        })
+    }
+
+    /// A signal that sends one value when this signal completes: `initialResult` updated in place
+    /// by `nextPartialResult` with every value, in order.
+    @inlinable
+    public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
+        flatMapEvent(Event.reduceValues(into: initialResult, nextPartialResult))
+    }
+}
+
+extension SignalProducer {
+    /// A producer that sends one value when a start completes: every value combined, in order,
+    /// by `nextPartialResult`, starting from `initialResult` (sent as is if there were no values).
+    @inlinable
+    public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.reduceValues(into: initialResult) { result, value in
+            result = nextPartialResult(result, value)
+        })
+    }
+
+    /// A producer that sends one value when a start completes: `initialResult` updated in place
+    /// by `nextPartialResult` with every value, in order.
+    @inlinable
+    public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.reduceValues(into: initialResult, nextPartialResult))
+    }
+}

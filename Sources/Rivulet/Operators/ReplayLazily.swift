@@ -1,0 +1,194 @@
+// `replayLazily(upTo:)`: one shared start of the upstream, begun by the first start of the
+// replaying producer; every start sees the latest values (up to the capacity) and then the live
+// events, or the replayed terminal event once the upstream has ended.
+//
+// Layout: `ReplayMachine` is the pure state machine; `ReplayHub` runs it for inputs that a
+// `SerialInbox` serializes (upstream events, attaching and detaching starts), so the machine
+// needs no lock and downstream code runs with no lock held (O7); `ReplayKeeper` is what the
+// returned producer and every running start retain: when the last of them lets go, it ends the
+// shared upstream start, as in ReactiveSwift.
+
+// MARK: State machine
+
+/// The latest values of a stream, at most `capacity` of them, oldest first.
+struct ReplayBuffer<Value> {
+    let capacity: Int
+    private var storage: ContiguousArray<Value> = []
+    /// Where the oldest value is once the storage is full (it is then used as a ring).
+    private var oldest = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    mutating func append(_ value: Value) {
+        guard capacity > 0 else { return }
+        if storage.count < capacity {
+            storage.append(value)
+        } else {
+            storage[oldest] = value
+            oldest = oldest + 1 == capacity ? 0 : oldest + 1
+        }
+    }
+
+    /// The values, oldest first.
+    var values: ContiguousArray<Value> {
+        if oldest == 0 { return storage }
+        return ContiguousArray(storage[oldest...]) + storage[..<oldest]
+    }
+}
+
+/// The decisions of `replayLazily`, free of threads and side effects: each input updates the
+/// state and returns what to deliver.
+struct ReplayMachine<Value, Error: Swift.Error> {
+    typealias Event = Signal<Value, Error>.Event
+
+    /// A running start of the replaying producer.
+    struct Subscriber {
+        let id: UInt64
+        let sink: EventSink<Value, Error>
+    }
+
+    enum Input {
+        /// An event of the shared upstream start.
+        case upstream(Event)
+        /// A new start wants the replay and the live events.
+        case attach(Subscriber)
+        /// A start has ended.
+        case detach(id: UInt64)
+    }
+
+    enum Action {
+        case none
+        /// Send `event` to each of `subscribers`, in order.
+        case broadcast(Event, to: [Subscriber])
+        /// Send `values` then `terminal` (if any) to `sink`: the replay for a new start.
+        case replay(ContiguousArray<Value>, then: Event?, to: EventSink<Value, Error>)
+    }
+
+    private(set) var subscribers: [Subscriber] = []
+    private var buffer: ReplayBuffer<Value>
+    private var terminal: Event?
+
+    init(capacity: Int) {
+        buffer = ReplayBuffer(capacity: capacity)
+    }
+
+    mutating func handle(_ input: Input) -> Action {
+        switch input {
+        case let .upstream(event):
+            // The upstream keeps E1; ignore anything after its terminal event all the same.
+            guard terminal == nil else { return .none }
+            switch event {
+            case let .value(value):
+                buffer.append(value)
+                return .broadcast(event, to: subscribers)
+            case .failed, .completed, .interrupted:
+                terminal = event
+                let last = subscribers
+                subscribers = []
+                return .broadcast(event, to: last)
+            }
+        case let .attach(subscriber):
+            if terminal == nil { subscribers.append(subscriber) }
+            return .replay(buffer.values, then: terminal, to: subscriber.sink)
+        case let .detach(id):
+            subscribers.removeAll { $0.id == id }
+            return .none
+        }
+    }
+}
+
+// MARK: Running the machine
+
+/// Owns the machine and carries out its actions. Touched only by the inbox's handler, so inputs
+/// arrive one at a time; inputs sent from inside a delivery are queued by the inbox (E6).
+final class ReplayHub<Value, Error: Swift.Error> {
+    private var machine: ReplayMachine<Value, Error>
+
+    init(capacity: Int) {
+        machine = ReplayMachine(capacity: capacity)
+    }
+
+    func handle(_ input: ReplayMachine<Value, Error>.Input) {
+        switch machine.handle(input) {
+        case .none:
+            break
+        case let .broadcast(event, subscribers):
+            for subscriber in subscribers { subscriber.sink(event) }
+        case let .replay(values, terminal, sink):
+            for value in values { sink(.value(value)) }
+            if let terminal { sink(terminal) }
+        }
+    }
+}
+
+/// What the returned producer and each of its running starts retain. When the last reference
+/// goes (no copy of the producer is left and every start has ended), the shared upstream start
+/// is ended and the inbox is closed, releasing the hub and the sinks it holds.
+final class ReplayKeeper<Value, Error: Swift.Error>: Sendable {
+    private struct Launch {
+        /// The producer to start at the first start; `nil` once started (it is not kept).
+        var upstream: SignalProducer<Value, Error>?
+        var nextID: UInt64 = 0
+    }
+
+    private let inbox: SerialInbox<ReplayMachine<Value, Error>.Input>
+    private let launch: Locked<Launch>
+    /// Ends the shared upstream start.
+    private let upstreamToken = Lifetime.Token()
+
+    init(upstream: SignalProducer<Value, Error>, capacity: Int) {
+        let hub = ReplayHub<Value, Error>(capacity: capacity)
+        inbox = SerialInbox { input in hub.handle(input) }
+        launch = Locked(Launch(upstream: upstream))
+    }
+
+    deinit {
+        upstreamToken.dispose()
+        inbox.close()
+    }
+
+    /// Adds a start: replays to `downstream`, then forwards the live events until `lifetime`
+    /// ends. The first start also starts the upstream.
+    func attach(_ downstream: @escaping EventSink<Value, Error>, _ lifetime: Lifetime) {
+        let id = launch.withLock { launch -> UInt64 in
+            launch.nextID += 1
+            return launch.nextID
+        }
+        inbox.send(.attach(.init(id: id, sink: downstream)))
+        // Retains `self` while the start runs, so the upstream lives at least as long.
+        lifetime.observeEnded { [self] in detach(id) }
+        guard let upstream = launch.withLock({ $0.upstream.take() }) else { return }
+        let token = upstreamToken
+        let inbox = self.inbox
+        upstream.startInstance({ event in
+            // The upstream has ended: end its lifetime so that its resources go now.
+            if event.isTerminating { token.dispose() }
+            inbox.send(.upstream(event))
+        }, Lifetime(token))
+    }
+}
+
+extension ReplayKeeper {
+    private func detach(_ id: UInt64) {
+        inbox.send(.detach(id: id))
+    }
+}
+
+extension SignalProducer {
+    /// A producer whose starts share one start of this producer, begun by the first of them;
+    /// each start first receives the latest `capacity` values sent so far (and the terminal event
+    /// if this producer has ended), then the live events.
+    ///
+    /// The shared start runs until this producer ends, or until the returned producer and every
+    /// one of its starts are gone: ending a single start does not stop it. `capacity` may be 0
+    /// (replay only the terminal event) or `Int.max` (replay everything).
+    public func replayLazily(upTo capacity: Int) -> SignalProducer<Value, Error> {
+        precondition(capacity >= 0, "replayLazily(upTo:) needs a capacity of at least 0, got \(capacity)")
+        let keeper = ReplayKeeper(upstream: self, capacity: capacity)
+        return .fused({ downstream, lifetime in
+            keeper.attach(downstream, lifetime)
+        })
+    }
+}

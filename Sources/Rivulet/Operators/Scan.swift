@@ -1,0 +1,103 @@
+extension Signal.Event {
+    /// The stage behind `scanMap(into:_:)`, and through it every `scan`: keeps a state that
+    /// `next` updates with each value, sending what `next` returns for that value.
+    ///
+    /// The state is created per stream (per start, for a producer), so starts never share it.
+    @inlinable
+    static func scanMapValues<State, U>(
+        into initialState: State,
+        _ next: @escaping (inout State, Value) -> U
+    ) -> EventTransform<Value, Error, U, Error> {
+        { downstream, _ in
+            var state = initialState
+            return { event in
+                switch event {
+                case let .value(value): downstream(.value(next(&state, value)))
+                case let .failed(error): downstream(.failed(error))
+                case .completed: downstream(.completed)
+                case .interrupted: downstream(.interrupted)
+                }
+            }
+        }
+    }
+}
+
+extension Signal {
+    /// A signal of running results: each value is combined with the previous result (starting
+    /// from `initialResult`) by `nextPartialResult`, and the new result is sent.
+    @inlinable
+    public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
+        flatMapEvent(Event.scanMapValues(into: initialResult) { result, value in
+            result = nextPartialResult(result, value)
+            return result
+        })
+    }
+
+    /// A signal of running results, where `nextPartialResult` updates the result in place (no
+    /// copy per value), and the updated result is sent after each value.
+    @inlinable
+    public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
+        flatMapEvent(Event.scanMapValues(into: initialResult) { result, value in
+            nextPartialResult(&result, value)
+            return result
+        })
+    }
+
+    /// A signal of what `next` returns for each value, given a state it carries from value to
+    /// value: `next` returns the new state and the output, so the state itself stays private.
+    @inlinable
+    public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> Signal<U, Error> {
+        flatMapEvent(Event.scanMapValues(into: initialState) { state, value in
+            let (newState, output) = next(state, value)
+            state = newState
+            return output
+        })
+    }
+
+    /// A signal of what `next` returns for each value, given a state it updates in place.
+    @inlinable
+    public func scanMap<State, U>(into initialState: State, _ next: @escaping (inout State, Value) -> U) -> Signal<U, Error> {
+        flatMapEvent(Event.scanMapValues(into: initialState, next))
+    }
+}
+
+extension SignalProducer {
+    /// A producer of running results: each value is combined with the previous result (starting
+    /// from `initialResult`) by `nextPartialResult`, and the new result is sent. Each start
+    /// begins again from `initialResult`.
+    @inlinable
+    public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.scanMapValues(into: initialResult) { result, value in
+            result = nextPartialResult(result, value)
+            return result
+        })
+    }
+
+    /// A producer of running results, where `nextPartialResult` updates the result in place, and
+    /// the updated result is sent after each value. Each start begins again from `initialResult`.
+    @inlinable
+    public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.scanMapValues(into: initialResult) { result, value in
+            nextPartialResult(&result, value)
+            return result
+        })
+    }
+
+    /// A producer of what `next` returns for each value, given a state it carries from value to
+    /// value. Each start begins again from `initialState`.
+    @inlinable
+    public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.scanMapValues(into: initialState) { state, value in
+            let (newState, output) = next(state, value)
+            state = newState
+            return output
+        })
+    }
+
+    /// A producer of what `next` returns for each value, given a state it updates in place. Each
+    /// start begins again from `initialState`.
+    @inlinable
+    public func scanMap<State, U>(into initialState: State, _ next: @escaping (inout State, Value) -> U) -> SignalProducer<U, Error> {
+        flatMapEvent(Signal.Event.scanMapValues(into: initialState, next))
+    }
+}
