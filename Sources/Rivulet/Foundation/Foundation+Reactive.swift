@@ -29,7 +29,11 @@ extension URLSession: ReactiveExtensionsProvider {}
 
 extension Reactive where Base: URLSession {
     /// A producer that, on each start, loads `request` and sends the data and response, then
-    /// completes; or fails with the loading error. Disposing of a start cancels its task.
+    /// completes; or fails with the loading error.
+    ///
+    /// Disposing of a start interrupts it at once. On Apple platforms it also cancels the task; on
+    /// Linux the task runs to its end and its result is ignored, because cancelling a finishing task
+    /// can crash swift-corelibs-foundation.
     public func data(with request: URLRequest) -> SignalProducer<(Data, URLResponse), Swift.Error> {
         let session = base
         return SignalProducer { observer, lifetime in
@@ -41,10 +45,14 @@ extension Reactive where Base: URLSession {
                     observer.send(error: error ?? URLError(.badServerResponse))
                 }
             }
-            lifetime.observeEnded {
-                // Cancelling a finished task crashes swift-corelibs-foundation on Linux.
-                if task.state == .running || task.state == .suspended { task.cancel() }
-            }
+            #if canImport(FoundationNetworking)
+            // swift-corelibs-foundation can crash when a task is cancelled while it finishes
+            // ("a task that is not in the registry"), so on Linux a disposed start lets the load
+            // finish and ignores its result: the start has already ended, so nothing more is sent.
+            _ = lifetime
+            #else
+            lifetime.observeEnded { task.cancel() }
+            #endif
             task.resume()
         }
     }

@@ -55,7 +55,7 @@ import Testing
 
     @Test func disposingAURLSessionStartInterruptsIt_P4() {
         let recorder = EventRecorder<(Data, URLResponse), Swift.Error>()
-        let request = URLRequest(url: URL(string: "http://192.0.2.1/never")!)
+        let request = URLRequest(url: URL(string: "http://192.0.2.1/never")!, timeoutInterval: 1)
         URLSession.shared.reactive.data(with: request).start(recorder.observer).dispose()
         #expect(recorder.events.count == 1)
         #expect(recorder.events.first.map { if case .interrupted = $0 { true } else { false } } == true)
