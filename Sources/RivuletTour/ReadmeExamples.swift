@@ -28,3 +28,26 @@ func readmeVirtualTime() {
     scheduler.advance(by: .seconds(4)) // nothing yet
     scheduler.advance(by: .seconds(1)) // prints
 }
+
+func readmeProducers() {
+    let words = SignalProducer<String, Never>(values: ["hot", "cold", "warm"])
+    let loud = words.filter { $0.count > 3 }.map { $0.uppercased() }
+    loud.startWithValues { print($0) } // COLD, then WARM
+    loud.startWithValues { print("again: \($0)") } // a second, independent start
+}
+
+func readmeCombiningInVirtualTime() {
+    let clock = TestScheduler()
+    let (query, typed) = Signal<String, Never>.pipe()
+    let (online, connectivity) = Signal<Bool, Never>.pipe()
+
+    query.debounce(0.3, on: clock)
+        .combineLatest(with: online)
+        .filter { _, isOnline in isOnline }
+        .observeValues { text, _ in print("search for \(text)") }
+
+    connectivity.send(value: true)
+    typed.send(value: "riv")
+    typed.send(value: "rivulet")    // replaces "riv" before the pause ends
+    clock.advance(by: .milliseconds(300)) // prints "search for rivulet"
+}

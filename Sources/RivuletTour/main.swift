@@ -8,6 +8,8 @@ let examples: [(title: String, run: () -> Void)] = [
     ("README: a first example", readmeFirstExample),
     ("README: re-entrant sends are queued", readmeReentrantSend),
     ("README: virtual time", readmeVirtualTime),
+    ("README: producers and operators", readmeProducers),
+    ("README: combining in virtual time", readmeCombiningInVirtualTime),
     ("MigratingFromReactiveSwift: E6", migratingReentrantSend),
 ]
 
