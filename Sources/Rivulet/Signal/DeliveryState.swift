@@ -197,19 +197,28 @@ struct DeliveryState<Value, Error: Swift.Error> {
     // MARK: Observers
 
     /// Adds `attachment` unless the signal has terminated (the caller then sends it `interrupted`).
+    @inlinable
     mutating func add(_ attachment: ObserverAttachment<Value, Error>) -> Bool {
         if case .terminated = lifecycle { return false }
         observers.append(attachment)
         return true
     }
 
+    @usableFromInline
     struct Removal {
         /// Returned so that its last release happens outside the lock.
-        var removed: ObserverAttachment<Value, Error>?
+        @usableFromInline var removed: ObserverAttachment<Value, Error>?
         /// Set when the removal left the signal unreachable and unobserved (S4).
-        var silentDisposal: SilentDisposal?
+        @usableFromInline var silentDisposal: SilentDisposal?
+
+        @inlinable
+        init(removed: ObserverAttachment<Value, Error>?, silentDisposal: SilentDisposal?) {
+            self.removed = removed
+            self.silentDisposal = silentDisposal
+        }
     }
 
+    @inlinable
     mutating func remove(_ attachment: ObserverAttachment<Value, Error>) -> Removal {
         guard let index = observers.firstIndex(where: { $0 === attachment }) else {
             return Removal(removed: nil, silentDisposal: nil)
@@ -218,19 +227,28 @@ struct DeliveryState<Value, Error: Swift.Error> {
         return Removal(removed: removed, silentDisposal: disposeSilentlyIfAbandoned())
     }
 
-    /// The public `Signal` object has been deinitialized.
+    /// The public `Signal` object has been deinitialized (or, for a producer's start, was never made).
+    @inlinable
     mutating func signalBecameUnreachable() -> SilentDisposal? {
         isSignalReachable = false
         return disposeSilentlyIfAbandoned()
     }
 
     /// What a silent disposal leaves for the caller to release after the lock.
+    @usableFromInline
     struct SilentDisposal {
-        var resources: (any Disposable)?
-        var discardedEvents: ContiguousArray<Event?>
+        @usableFromInline var resources: (any Disposable)?
+        @usableFromInline var discardedEvents: ContiguousArray<Event?>
+
+        @inlinable
+        init(resources: (any Disposable)?, discardedEvents: ContiguousArray<Event?>) {
+            self.resources = resources
+            self.discardedEvents = discardedEvents
+        }
     }
 
     /// S4: a signal that nobody can reach and nobody observes stops, without sending any event.
+    @inlinable
     mutating func disposeSilentlyIfAbandoned() -> SilentDisposal? {
         guard !isSignalReachable, observers.isEmpty else { return nil }
         if case .terminated = lifecycle { return nil }

@@ -13,7 +13,7 @@ final class ObserverAttachment<Value, Error: Swift.Error>: Disposable {
     /// thread, the observer is skipped even within the event being delivered.
     @usableFromInline let detached = Atomic<Bool>(false)
 
-    @usableFromInline
+    @inlinable
     init(observer: Signal<Value, Error>.Observer, core: SignalCore<Value, Error>) {
         self.observer = observer
         self.core = core
@@ -29,7 +29,7 @@ final class ObserverAttachment<Value, Error: Swift.Error>: Disposable {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func markDetached() {
         detached.store(true, ordering: .releasing)
     }

@@ -67,7 +67,7 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
     // MARK: Observers
 
     /// Attaches `observer`; if the signal has terminated, sends it `interrupted` at once (S3).
-    @usableFromInline
+    @inlinable
     func observe(_ observer: Signal<Value, Error>.Observer) -> Disposable? {
         let attachment = ObserverAttachment(observer: observer, core: self)
         guard state.withLock({ $0.add(attachment) }) else {
@@ -78,13 +78,16 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
         return attachment
     }
 
+    @inlinable
     func detach(_ attachment: ObserverAttachment<Value, Error>) {
         let removal = state.withLock { $0.remove(attachment) }
         removal.silentDisposal?.resources?.dispose()
         // `removal` (the attachment, any discarded events) is released here, after the lock.
     }
 
-    /// The public `Signal` object is gone: if nobody observes, stop silently (S4).
+    /// The public `Signal` object is gone, or a producer's start never made one: if nobody
+    /// observes, stop silently (S4).
+    @inlinable
     func signalDidDeinitialize() {
         let disposal = state.withLock { $0.signalBecameUnreachable() }
         disposal?.resources?.dispose()

@@ -24,10 +24,15 @@ extension SignalProducer {
     @inlinable
     @discardableResult
     public func start(_ observer: Signal<Value, Error>.Observer = .init()) -> Disposable {
-        startWithSignal { signal, interrupter in
-            signal.observe(observer)
-            return interrupter
-        }
+        // `startWithSignal` without the `Signal` object: nobody can reach the produced signal, so
+        // it lives exactly while `observer` is attached (S4), and no unspecialised `Signal` deinit
+        // runs for each start.
+        let resources = CompositeDisposable()
+        let core = SignalCore<Value, Error>(resources: resources)
+        _ = core.observe(observer)
+        core.signalDidDeinitialize()
+        startInstance({ event in core.send(event) }, Lifetime(resources))
+        return ProducerInterrupter(core: core)
     }
 
     /// Starts the producer, running `action` for each event.

@@ -31,6 +31,16 @@ func measure(_ name: String, observers: Int, sends: Int) {
     precondition(sink.total != 42, "keep the sink alive")
 }
 
+if CommandLine.arguments.contains("profile-start") {
+    // For `valgrind --tool=callgrind`: cold starts of a 10-value producer with map+filter.
+    let sink = Sink()
+    let tenValues = SignalProducer<Int, Never>(values: Array(0..<10))
+        .map { (value: Int) in value &* 2 }.filter { (value: Int) in value != 6 }
+    for _ in 0..<10_000 { tenValues.startWithValues { sink.total &+= $0 } }
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+
 if CommandLine.arguments.contains("profile") {
     // For `valgrind --tool=callgrind`: one workload, small enough to run under the simulator.
     measure("send, 1 observer", observers: 1, sends: 100_000)
