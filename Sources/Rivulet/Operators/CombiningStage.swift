@@ -181,10 +181,18 @@ extension Signal {
         }
     }
 
-    /// A combining source that observes `signal`.
-    @usableFromInline
-    static func combiningSource(_ signal: Signal<Value, Error>) -> CombiningSource<Value> {
-        { sink in signal.observe(Observer(sink)) }
+    /// A signal of arrays that combines `signals` with a `Machine`: the one implementation behind
+    /// the sequence forms of `combineLatest` and `zip`. With no signal, it has already completed.
+    static func combiningArray<Machine: CombiningStateMachine<Value>, S: Sequence>(
+        _: Machine.Type,
+        _ signals: S
+    ) -> Signal<[Value], Error> where S.Element == Signal<Value, Error> {
+        let sources = signals.map { signal -> Signal<[Value], Error>.CombiningSource<Value> in
+            { sink in signal.observe(Observer(sink)) }
+        }
+        return Signal<[Value], Error>.combining(Machine.self, sources) { element in
+            sources.indices.map(element)
+        }
     }
 
     /// A combining source that observes `signal` and hands its values on as `Any`.
@@ -221,15 +229,49 @@ extension SignalProducer {
             // A source that terminates the result while starting ends the start's lifetime; the
             // sources after it are then not started.
             for (index, start) in sources.enumerated() where !lifetime.hasEnded {
-                start(stage.sink(for: index), lifetime)
+                startSource(start, sink: stage.sink(for: index), within: lifetime)
             }
         })
     }
 
-    /// A combining source that starts `producer`.
-    @usableFromInline
-    static func combiningSource(_ producer: SignalProducer<Value, Error>) -> CombiningSource<Value> {
-        producer.startInstance
+    /// Starts one source in a lifetime of its own, which ends when the source terminates or when
+    /// `lifetime` ends: a source that completes before the others stops its work at once (P4),
+    /// as its own start would, instead of keeping it until the whole result ends.
+    private static func startSource<Element>(
+        _ start: CombiningSource<Element>,
+        sink: @escaping EventSink<Element, Error>,
+        within lifetime: Lifetime
+    ) {
+        let resources = CompositeDisposable()
+        let attachment = lifetime += resources
+        start({ event in
+            sink(event)
+            if event.isTerminating {
+                resources.dispose()
+                attachment?.dispose()
+            }
+        }, Lifetime(resources))
+    }
+
+    /// A producer of arrays that combines the producers of `producers` with a `Machine`: the one
+    /// implementation behind the sequence forms of `combineLatest` and `zip`.
+    ///
+    /// The sequence is read on each start, so every start sees its current producers (P2). With
+    /// no producer, a start sends `emptyValue` (if any) and completes.
+    static func combiningArray<Machine: CombiningStateMachine<Value>, S: Sequence>(
+        _: Machine.Type,
+        _ producers: S,
+        emptyValue: [Value]?
+    ) -> SignalProducer<[Value], Error>
+    where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
+        SignalProducer<[Value], Error>.fused({ downstream, lifetime in
+            let sources = producers.map { $0.producer.startInstance }
+            SignalProducer<[Value], Error>
+                .combining(Machine.self, sources, emptyValue: emptyValue) { element in
+                    sources.indices.map(element)
+                }
+                .startInstance(downstream, lifetime)
+        })
     }
 
     /// A combining source that starts `producer` and hands its values on as `Any`.
