@@ -153,6 +153,13 @@ func combinedElement<T>(_ element: (Int) -> Any, _ index: inout Int, as _: T.Typ
     return element(index) as! T
 }
 
+/// The tuple of a combination of differently typed sources, read with `element`, in source order.
+@inlinable
+func combinedTuple<A, B, each C>(_ element: (Int) -> Any) -> (A, B, repeat each C) {
+    var index = 2
+    return (element(0) as! A, element(1) as! B, repeat combinedElement(element, &index, as: (each C).self))
+}
+
 extension Signal {
     /// Attaches a combining source: given the sink for its index, starts observing it.
     @usableFromInline
@@ -229,28 +236,9 @@ extension SignalProducer {
             // A source that terminates the result while starting ends the start's lifetime; the
             // sources after it are then not started.
             for (index, start) in sources.enumerated() where !lifetime.hasEnded {
-                startSource(start, sink: stage.sink(for: index), within: lifetime)
+                startInOwnLifetime(start, sink: stage.sink(for: index), within: lifetime)
             }
         })
-    }
-
-    /// Starts one source in a lifetime of its own, which ends when the source terminates or when
-    /// `lifetime` ends: a source that completes before the others stops its work at once (P4),
-    /// as its own start would, instead of keeping it until the whole result ends.
-    private static func startSource<Element>(
-        _ start: CombiningSource<Element>,
-        sink: @escaping EventSink<Element, Error>,
-        within lifetime: Lifetime
-    ) {
-        let resources = CompositeDisposable()
-        let attachment = lifetime += resources
-        start({ event in
-            sink(event)
-            if event.isTerminating {
-                resources.dispose()
-                attachment?.dispose()
-            }
-        }, Lifetime(resources))
     }
 
     /// A producer of arrays that combines the producers of `producers` with a `Machine`: the one
@@ -296,14 +284,7 @@ extension Signal {
         for signal in repeat each rest {
             sources.append(Signal<A, Error>.erasedCombiningSource(signal))
         }
-        return combining(Machine.self, sources) { element in
-            var index = 2
-            return (
-                element(0) as! A,
-                element(1) as! B,
-                repeat combinedElement(element, &index, as: (each C).self)
-            )
-        }
+        return combining(Machine.self, sources, combine: combinedTuple)
     }
 }
 
@@ -325,13 +306,6 @@ extension SignalProducer {
         for producer in repeat each rest {
             sources.append(SignalProducer<A, Error>.erasedCombiningSource(producer))
         }
-        return combining(Machine.self, sources) { element in
-            var index = 2
-            return (
-                element(0) as! A,
-                element(1) as! B,
-                repeat combinedElement(element, &index, as: (each C).self)
-            )
-        }
+        return combining(Machine.self, sources, combine: combinedTuple)
     }
 }
