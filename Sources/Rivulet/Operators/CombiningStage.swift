@@ -197,9 +197,8 @@ extension Signal {
         let sources = signals.map { signal -> Signal<[Value], Error>.CombiningSource<Value> in
             { sink in signal.observe(Observer(sink)) }
         }
-        return Signal<[Value], Error>.combining(Machine.self, sources) { element in
-            sources.indices.map(element)
-        }
+        let indices = sources.indices
+        return Signal<[Value], Error>.combining(Machine.self, sources) { element in indices.map(element) }
     }
 
     /// A combining source that observes `signal` and hands its values on as `Any`.
@@ -254,10 +253,9 @@ extension SignalProducer {
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
         SignalProducer<[Value], Error>.fused({ downstream, lifetime in
             let sources = producers.map { $0.producer.startInstance }
+            let indices = sources.indices
             SignalProducer<[Value], Error>
-                .combining(Machine.self, sources, emptyValue: emptyValue) { element in
-                    sources.indices.map(element)
-                }
+                .combining(Machine.self, sources, emptyValue: emptyValue) { element in indices.map(element) }
                 .startInstance(downstream, lifetime)
         })
     }
