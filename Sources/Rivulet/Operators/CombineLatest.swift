@@ -330,14 +330,15 @@ extension SignalProducer {
     }
 
     /// A stream of arrays of the latest values of the given producers, in their order. Each start
-    /// starts them in order; with no producer, a start completes at once.
+    /// reads `producers` afresh and starts them in order; with no producer, it completes at once.
     public static func combineLatest<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
         combiningArray(CombineLatestStateMachine<Value>.self, producers, emptyValue: nil)
     }
 
     /// A stream of arrays of the latest values of the given producers, in their order. Each start
-    /// starts them in order; with no producer, a start sends `emptySentinel`, then completes.
+    /// reads `producers` afresh and starts them in order; with no producer, it sends
+    /// `emptySentinel`, then completes.
     public static func combineLatest<S: Sequence>(
         _ producers: S,
         emptySentinel: [S.Element.Value]
