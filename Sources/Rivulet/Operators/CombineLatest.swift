@@ -114,11 +114,7 @@ extension Signal {
     /// signal, the result has already completed.
     public static func combineLatest<S: Sequence>(_ signals: S) -> Signal<[Value], Error>
     where S.Element == Signal<Value, Error> {
-        let signals = Array(signals)
-        let sources = signals.map(combiningSource)
-        return Signal<[Value], Error>.combining(CombineLatestStateMachine<Value>.self, sources) {
-            signals.indices.map($0)
-        }
+        combiningArray(CombineLatestStateMachine<Value>.self, signals)
     }
 }
 
@@ -334,33 +330,20 @@ extension SignalProducer {
     }
 
     /// A stream of arrays of the latest values of the given producers, in their order. Each start
-    /// starts them in order; with no producer, a start completes at once.
+    /// reads `producers` afresh and starts them in order; with no producer, it completes at once.
     public static func combineLatest<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
-        combineLatestSequence(producers, emptySentinel: nil)
+        combiningArray(CombineLatestStateMachine<Value>.self, producers, emptyValue: nil)
     }
 
     /// A stream of arrays of the latest values of the given producers, in their order. Each start
-    /// starts them in order; with no producer, a start sends `emptySentinel`, then completes.
+    /// reads `producers` afresh and starts them in order; with no producer, it sends
+    /// `emptySentinel`, then completes.
     public static func combineLatest<S: Sequence>(
         _ producers: S,
         emptySentinel: [S.Element.Value]
     ) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
-        combineLatestSequence(producers, emptySentinel: emptySentinel)
-    }
-
-    private static func combineLatestSequence<S: Sequence>(
-        _ producers: S,
-        emptySentinel: [Value]?
-    ) -> SignalProducer<[Value], Error>
-    where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
-        let producers = producers.map(\.producer)
-        let sources = producers.map(combiningSource)
-        return SignalProducer<[Value], Error>.combining(
-            CombineLatestStateMachine<Value>.self, sources, emptyValue: emptySentinel
-        ) { element in
-            producers.indices.map(element)
-        }
+        combiningArray(CombineLatestStateMachine<Value>.self, producers, emptyValue: emptySentinel)
     }
 }

@@ -153,6 +153,13 @@ func combinedElement<T>(_ element: (Int) -> Any, _ index: inout Int, as _: T.Typ
     return element(index) as! T
 }
 
+/// The tuple of a combination of differently typed sources, read with `element`, in source order.
+@inlinable
+func combinedTuple<A, B, each C>(_ element: (Int) -> Any) -> (A, B, repeat each C) {
+    var index = 2
+    return (element(0) as! A, element(1) as! B, repeat combinedElement(element, &index, as: (each C).self))
+}
+
 extension Signal {
     /// Attaches a combining source: given the sink for its index, starts observing it.
     @usableFromInline
@@ -181,10 +188,17 @@ extension Signal {
         }
     }
 
-    /// A combining source that observes `signal`.
-    @usableFromInline
-    static func combiningSource(_ signal: Signal<Value, Error>) -> CombiningSource<Value> {
-        { sink in signal.observe(Observer(sink)) }
+    /// A signal of arrays that combines `signals` with a `Machine`: the one implementation behind
+    /// the sequence forms of `combineLatest` and `zip`. With no signal, it has already completed.
+    static func combiningArray<Machine: CombiningStateMachine<Value>, S: Sequence>(
+        _: Machine.Type,
+        _ signals: S
+    ) -> Signal<[Value], Error> where S.Element == Signal<Value, Error> {
+        let sources = signals.map { signal -> Signal<[Value], Error>.CombiningSource<Value> in
+            { sink in signal.observe(Observer(sink)) }
+        }
+        let indices = sources.indices
+        return Signal<[Value], Error>.combining(Machine.self, sources) { element in indices.map(element) }
     }
 
     /// A combining source that observes `signal` and hands its values on as `Any`.
@@ -221,15 +235,29 @@ extension SignalProducer {
             // A source that terminates the result while starting ends the start's lifetime; the
             // sources after it are then not started.
             for (index, start) in sources.enumerated() where !lifetime.hasEnded {
-                start(stage.sink(for: index), lifetime)
+                startInOwnLifetime(start, sink: stage.sink(for: index), within: lifetime)
             }
         })
     }
 
-    /// A combining source that starts `producer`.
-    @usableFromInline
-    static func combiningSource(_ producer: SignalProducer<Value, Error>) -> CombiningSource<Value> {
-        producer.startInstance
+    /// A producer of arrays that combines the producers of `producers` with a `Machine`: the one
+    /// implementation behind the sequence forms of `combineLatest` and `zip`.
+    ///
+    /// The sequence is read on each start, so every start sees its current producers (P2). With
+    /// no producer, a start sends `emptyValue` (if any) and completes.
+    static func combiningArray<Machine: CombiningStateMachine<Value>, S: Sequence>(
+        _: Machine.Type,
+        _ producers: S,
+        emptyValue: [Value]?
+    ) -> SignalProducer<[Value], Error>
+    where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
+        SignalProducer<[Value], Error>.fused({ downstream, lifetime in
+            let sources = producers.map { $0.producer.startInstance }
+            let indices = sources.indices
+            SignalProducer<[Value], Error>
+                .combining(Machine.self, sources, emptyValue: emptyValue) { element in indices.map(element) }
+                .startInstance(downstream, lifetime)
+        })
     }
 
     /// A combining source that starts `producer` and hands its values on as `Any`.
@@ -254,14 +282,7 @@ extension Signal {
         for signal in repeat each rest {
             sources.append(Signal<A, Error>.erasedCombiningSource(signal))
         }
-        return combining(Machine.self, sources) { element in
-            var index = 2
-            return (
-                element(0) as! A,
-                element(1) as! B,
-                repeat combinedElement(element, &index, as: (each C).self)
-            )
-        }
+        return combining(Machine.self, sources, combine: combinedTuple)
     }
 }
 
@@ -283,13 +304,6 @@ extension SignalProducer {
         for producer in repeat each rest {
             sources.append(SignalProducer<A, Error>.erasedCombiningSource(producer))
         }
-        return combining(Machine.self, sources) { element in
-            var index = 2
-            return (
-                element(0) as! A,
-                element(1) as! B,
-                repeat combinedElement(element, &index, as: (each C).self)
-            )
-        }
+        return combining(Machine.self, sources, combine: combinedTuple)
     }
 }

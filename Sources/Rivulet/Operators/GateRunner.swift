@@ -85,3 +85,25 @@ struct GateRunner<Input>: Sendable {
         inbox.send(input)
     }
 }
+
+/// Starts one source of a multi-source operator in a lifetime of its own, which ends when the
+/// source terminates or when `lifetime` ends.
+///
+/// A source that terminates before the others (a completed input of `combineLatest`, a sampler
+/// cut short by `take(first:)`) then stops its work at once (P4), as its own start would, instead
+/// of keeping it until the whole operator ends.
+func startInOwnLifetime<Value, Error: Swift.Error>(
+    _ start: (_ sink: @escaping EventSink<Value, Error>, _ lifetime: Lifetime) -> Void,
+    sink: @escaping EventSink<Value, Error>,
+    within lifetime: Lifetime
+) {
+    let resources = CompositeDisposable()
+    let attachment = lifetime += resources
+    start({ event in
+        sink(event)
+        if event.isTerminating {
+            resources.dispose()
+            attachment?.dispose()
+        }
+    }, Lifetime(resources))
+}

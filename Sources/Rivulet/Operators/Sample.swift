@@ -32,9 +32,10 @@ extension SignalProducer {
     public func sample<T>(with sampler: SignalProducer<T, Never>) -> SignalProducer<(Value, T), Error> {
         SignalProducer<(Value, T), Error>.fused({ downstream, lifetime in
             let gate = GateRunner(SampleMachine<Value, T, Error>(), downstream: downstream, lifetime: lifetime)
-            self.startInstance({ gate.send(.source($0)) }, gate.sources)
+            // Either may complete first while the other goes on: each stops its work as it ends.
+            startInOwnLifetime(self.startInstance, sink: { gate.send(.source($0)) }, within: gate.sources)
             if gate.sources.hasEnded { return }
-            sampler.startInstance({ gate.send(.sampler($0)) }, gate.sources)
+            startInOwnLifetime(sampler.startInstance, sink: { gate.send(.sampler($0)) }, within: gate.sources)
         })
     }
 

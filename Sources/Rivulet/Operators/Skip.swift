@@ -68,8 +68,12 @@ extension Signal {
     /// An interruption of `trigger` is ignored.
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
-            let gate = GateRunner(SkipUntilMachine<Value, Error>(), downstream: output.send, lifetime: lifetime)
-            gate.sources += trigger.observe(Signal<(), Never>.Observer { gate.send(.trigger($0)) })
+            let gate = GateRunner(
+                SkipUntilMachine<Value, Error>(), downstream: output.send, lifetime: lifetime, separatePrimary: true
+            )
+            // The trigger runs in the lifetime the machine can end early: it is stopped once it
+            // has opened the gate, as in ReactiveSwift.
+            gate.primary += trigger.observe(Signal<(), Never>.Observer { gate.send(.trigger($0)) })
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
         }
     }
@@ -100,8 +104,11 @@ extension SignalProducer {
     /// forwarded at once, even before the trigger (E2, E4); an interruption of `trigger` is ignored.
     public func skip(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
-            let gate = GateRunner(SkipUntilMachine<Value, Error>(), downstream: downstream, lifetime: lifetime)
-            trigger.startInstance({ gate.send(.trigger($0)) }, gate.sources)
+            let gate = GateRunner(
+                SkipUntilMachine<Value, Error>(), downstream: downstream, lifetime: lifetime, separatePrimary: true
+            )
+            // The trigger runs in the lifetime the machine can end early (see the signal form).
+            trigger.startInstance({ gate.send(.trigger($0)) }, gate.primary)
             if gate.sources.hasEnded { return }
             self.startInstance({ gate.send(.source($0)) }, gate.sources)
         })
@@ -125,7 +132,8 @@ enum SkipUntilInput<Value, Error: Swift.Error> {
     case trigger(Signal<(), Never>.Event)
 }
 
-/// `skip(until:)`: closed until the trigger sends a value or completes, then open.
+/// `skip(until:)`: closed until the trigger sends a value or completes, then open; opening stops
+/// the trigger, which the gate runs as its primary source.
 @usableFromInline
 struct SkipUntilMachine<Value, Error: Swift.Error>: GateStateMachine {
     private var isOpen = false
@@ -149,11 +157,13 @@ struct SkipUntilMachine<Value, Error: Swift.Error>: GateStateMachine {
         case let .trigger(event):
             switch event {
             case .value, .completed:
+                // Open for good: the trigger (run as the gate's primary) is no longer needed.
+                let stopsTrigger = !isOpen
                 isOpen = true
+                return GateOutput(event: nil, stopsPrimary: stopsTrigger)
             case .interrupted:
-                break
+                return .none
             }
-            return .none
         }
     }
 }

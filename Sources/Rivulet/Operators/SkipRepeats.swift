@@ -1,5 +1,6 @@
 extension Signal.Event {
-    /// The stage behind `skipRepeats`: drops each value equivalent to the last value it let through.
+    /// The stage behind `skipRepeats`: drops each value equivalent to the value received just
+    /// before it (sent or dropped), as ReactiveSwift does.
     @inlinable
     static func skipRepeats(
         _ isEquivalent: @escaping (Value, Value) -> Bool
@@ -9,9 +10,9 @@ extension Signal.Event {
             return { event in
                 switch event {
                 case let .value(value):
-                    if let last = previous, isEquivalent(last, value) { return }
+                    let isRepeat = previous.map { isEquivalent($0, value) } ?? false
                     previous = value
-                    downstream(event)
+                    if !isRepeat { downstream(event) }
                 case .failed, .completed, .interrupted:
                     downstream(event)
                 }
@@ -21,9 +22,10 @@ extension Signal.Event {
 }
 
 extension Signal {
-    /// A signal that drops each value equivalent, by `isEquivalent`, to the last value it sent.
+    /// A signal that drops each value equivalent, by `isEquivalent`, to the value just before it.
     ///
-    /// The first value always passes. `isEquivalent` receives the last sent value, then the new one.
+    /// The first value always passes. `isEquivalent` receives the preceding value (whether it was
+    /// sent or dropped), then the new one.
     @inlinable
     public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Signal<Value, Error> {
         flatMapEvent(Event.skipRepeats(isEquivalent))
@@ -31,7 +33,7 @@ extension Signal {
 }
 
 extension Signal where Value: Equatable {
-    /// A signal that drops each value equal to the last value it sent.
+    /// A signal that drops each value equal to the value just before it.
     @inlinable
     public func skipRepeats() -> Signal<Value, Error> {
         flatMapEvent(Event.skipRepeats(==))
@@ -39,9 +41,10 @@ extension Signal where Value: Equatable {
 }
 
 extension SignalProducer {
-    /// A producer that drops each value equivalent, by `isEquivalent`, to the last value it sent.
+    /// A producer that drops each value equivalent, by `isEquivalent`, to the value just before it.
     ///
-    /// The first value always passes. `isEquivalent` receives the last sent value, then the new one.
+    /// The first value always passes. `isEquivalent` receives the preceding value (whether it was
+    /// sent or dropped), then the new one.
     @inlinable
     public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.skipRepeats(isEquivalent))
@@ -49,7 +52,7 @@ extension SignalProducer {
 }
 
 extension SignalProducer where Value: Equatable {
-    /// A producer that drops each value equal to the last value it sent.
+    /// A producer that drops each value equal to the value just before it.
     @inlinable
     public func skipRepeats() -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.skipRepeats(==))

@@ -49,10 +49,14 @@ extension Signal.Event {
         }
     }
 
-    /// The stage behind `take(while:)`: forwards values while `shouldContinue` holds and completes
-    /// at the first value for which it does not (that value is dropped).
+    /// The stage behind `take(while:)` and `take(until:)` with a predicate: forwards values while
+    /// `shouldContinue` holds and completes at the first value for which it does not, after
+    /// forwarding that value if `sendsLast` is set (`take(until:)`) or dropping it (`take(while:)`).
     @inlinable
-    static func take(while shouldContinue: @escaping (Value) -> Bool) -> EventTransform<Value, Error, Value, Error> {
+    static func take(
+        while shouldContinue: @escaping (Value) -> Bool,
+        sendsLast: Bool
+    ) -> EventTransform<Value, Error, Value, Error> {
         { downstream, _ in
             var isDone = false
             return { event in
@@ -63,29 +67,7 @@ extension Signal.Event {
                         downstream(event)
                     } else {
                         isDone = true
-                        downstream(.completed)
-                    }
-                case .failed, .completed, .interrupted:
-                    isDone = true
-                    downstream(event)
-                }
-            }
-        }
-    }
-
-    /// The stage behind `take(until:)` with a predicate: forwards each value, then completes after
-    /// the first value for which `shouldContinue` returns `false` (that value is forwarded).
-    @inlinable
-    static func take(until shouldContinue: @escaping (Value) -> Bool) -> EventTransform<Value, Error, Value, Error> {
-        { downstream, _ in
-            var isDone = false
-            return { event in
-                guard !isDone else { return }
-                switch event {
-                case let .value(value):
-                    downstream(event)
-                    if !shouldContinue(value) {
-                        isDone = true
+                        if sendsLast { downstream(event) }
                         downstream(.completed)
                     }
                 case .failed, .completed, .interrupted:
@@ -159,14 +141,14 @@ extension Signal {
     /// for which it returns `false`, without sending that value.
     @inlinable
     public func take(while shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        flatMapEvent(Event.take(while: shouldContinue))
+        flatMapEvent(Event.take(while: shouldContinue, sendsLast: false))
     }
 
     /// A signal that forwards each value and completes right after the first one for which
     /// `shouldContinue` returns `false` (that value is sent too).
     @inlinable
     public func take(until shouldContinue: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        flatMapEvent(Event.take(until: shouldContinue))
+        flatMapEvent(Event.take(while: shouldContinue, sendsLast: true))
     }
 
     /// A signal that forwards this signal's events until `trigger` sends a value or completes, and
@@ -238,14 +220,14 @@ extension SignalProducer {
     /// value for which it returns `false`, without sending that value.
     @inlinable
     public func take(while shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
-        flatMapEvent(Signal.Event.take(while: shouldContinue))
+        flatMapEvent(Signal.Event.take(while: shouldContinue, sendsLast: false))
     }
 
     /// A producer that forwards each value and completes right after the first one for which
     /// `shouldContinue` returns `false` (that value is sent too).
     @inlinable
     public func take(until shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
-        flatMapEvent(Signal.Event.take(until: shouldContinue))
+        flatMapEvent(Signal.Event.take(while: shouldContinue, sendsLast: true))
     }
 
     /// A producer that forwards each start's events until `trigger` sends a value or completes, and

@@ -18,7 +18,8 @@ extension Signal {
     public func withLatest<U>(from samplee: SignalProducer<U, Never>) -> Signal<(Value, U), Error> {
         Signal<(Value, U), Error> { output, lifetime in
             let gate = GateRunner(WithLatestMachine<Value, U, Error>(), downstream: output.send, lifetime: lifetime)
-            samplee.startInstance({ gate.send(.samplee($0)) }, gate.sources)
+            // The samplee may end long before this signal: it stops its work when it does.
+            startInOwnLifetime(samplee.startInstance, sink: { gate.send(.samplee($0)) }, within: gate.sources)
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
         }
     }
@@ -40,7 +41,8 @@ extension SignalProducer {
     public func withLatest<U>(from samplee: SignalProducer<U, Never>) -> SignalProducer<(Value, U), Error> {
         SignalProducer<(Value, U), Error>.fused({ downstream, lifetime in
             let gate = GateRunner(WithLatestMachine<Value, U, Error>(), downstream: downstream, lifetime: lifetime)
-            samplee.startInstance({ gate.send(.samplee($0)) }, gate.sources)
+            // The samplee may end long before this producer: it stops its work when it does.
+            startInOwnLifetime(samplee.startInstance, sink: { gate.send(.samplee($0)) }, within: gate.sources)
             self.startInstance({ gate.send(.source($0)) }, gate.sources)
         })
     }

@@ -112,11 +112,7 @@ extension Signal {
     /// the result has already completed.
     public static func zip<S: Sequence>(_ signals: S) -> Signal<[Value], Error>
     where S.Element == Signal<Value, Error> {
-        let signals = Array(signals)
-        let sources = signals.map(combiningSource)
-        return Signal<[Value], Error>.combining(ZipStateMachine<Value>.self, sources) {
-            signals.indices.map($0)
-        }
+        combiningArray(ZipStateMachine<Value>.self, signals)
     }
 }
 
@@ -327,33 +323,20 @@ extension SignalProducer {
     }
 
     /// A stream of arrays of the values of the given producers, matched by position. Each start
-    /// starts them in order; with no producer, a start completes at once.
+    /// reads `producers` afresh and starts them in order; with no producer, it completes at once.
     public static func zip<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
-        zipSequence(producers, emptySentinel: nil)
+        combiningArray(ZipStateMachine<Value>.self, producers, emptyValue: nil)
     }
 
     /// A stream of arrays of the values of the given producers, matched by position. Each start
-    /// starts them in order; with no producer, a start sends `emptySentinel`, then completes.
+    /// reads `producers` afresh and starts them in order; with no producer, it sends
+    /// `emptySentinel`, then completes.
     public static func zip<S: Sequence>(
         _ producers: S,
         emptySentinel: [S.Element.Value]
     ) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
-        zipSequence(producers, emptySentinel: emptySentinel)
-    }
-
-    private static func zipSequence<S: Sequence>(
-        _ producers: S,
-        emptySentinel: [Value]?
-    ) -> SignalProducer<[Value], Error>
-    where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
-        let producers = producers.map(\.producer)
-        let sources = producers.map(combiningSource)
-        return SignalProducer<[Value], Error>.combining(
-            ZipStateMachine<Value>.self, sources, emptyValue: emptySentinel
-        ) { element in
-            producers.indices.map(element)
-        }
+        combiningArray(ZipStateMachine<Value>.self, producers, emptyValue: emptySentinel)
     }
 }

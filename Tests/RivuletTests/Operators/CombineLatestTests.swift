@@ -328,20 +328,10 @@ private typealias Step = TwoInputStep<Int, String>
 
     @Test(arguments: Facade.allCases)
     func aFailureRacingValuesIsTheLastEvent_E1_E2(_ facade: Facade) {
-        withWatchdog {
-            let (first, firstInput) = Signal<Int, TestError>.pipe()
-            let (second, secondInput) = Signal<Int, TestError>.pipe()
-            let (recorder, overlaps, disposable) = observeStressed(
-                facade, first: first, second: second,
-                signal: { Signal.combineLatest($0, $1).map(Pair.init) },
-                producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) }
-            )
-            sendConcurrently(first: firstInput, second: secondInput, perThread: 400, failingThread: 6)
-            let events = recorder.events
-            expectOneFinalTerminal(events)
-            #expect(events.last == .failed(TestError(6)))
-            #expect(overlaps.overlapCount == 0)
-            withExtendedLifetime(disposable) {}
-        }
+        expectFailureRacingValuesIsTheLastEvent(
+            facade, failingThread: 6,
+            signal: { Signal.combineLatest($0, $1).map(Pair.init) },
+            producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) }
+        )
     }
 }

@@ -59,6 +59,61 @@ import Testing
         #expect(recorder.events.isEmpty)
     }
 
+    @Test(arguments: [false, true])
+    func aSourceThatCompletesStopsItsWorkBeforeTheResultEnds_P4(zip: Bool) {
+        let first = TrackedSource<Int>()
+        let second = TrackedSource<Int>()
+        let recorder = EventRecorder<Pair<Int, Int>, TestError>()
+        let combined = zip
+            ? SignalProducer.zip(first.producer, second.producer)
+            : SignalProducer.combineLatest(first.producer, second.producer)
+        let disposable = combined.map(Pair.init).start(recorder.observer)
+        first.input?.send(value: 1)
+        first.input?.send(value: 2)
+        first.input?.sendCompleted()
+        // The first source's start is over: its work stops now, not when the result ends.
+        #expect(first.endedCount == 1)
+        #expect(second.endedCount == 0)
+        second.input?.send(value: 10)
+        #expect(recorder.events == [.value(Pair(zip ? 1 : 2, 10))])
+        disposable.dispose()
+        #expect(first.endedCount == 1)
+        #expect(second.endedCount == 1)
+    }
+
+    @Test func aSourceEndedByAFusedStageStopsItsUpstream_P4() {
+        let first = TrackedSource<Int>()
+        let second = TrackedSource<Int>()
+        let recorder = EventRecorder<Pair<Int, Int>, TestError>()
+        let disposable = SignalProducer.combineLatest(first.producer.take(first: 1), second.producer)
+            .map(Pair.init)
+            .start(recorder.observer)
+        first.input?.send(value: 1)
+        #expect(first.endedCount == 1)
+        second.input?.send(value: 10)
+        second.input?.sendCompleted()
+        #expect(recorder.events == [.value(Pair(1, 10)), .completed])
+        withExtendedLifetime(disposable) {}
+    }
+
+    @Test(arguments: [false, true])
+    func theSequenceOfProducersIsReadOnEachStart_P1_P2(zip: Bool) {
+        let reads = Counter()
+        let producers = AnySequence { () -> IndexingIterator<[SignalProducer<Int, TestError>]> in
+            let read = reads.increment()
+            return [SignalProducer(value: read), SignalProducer(value: 0)].makeIterator()
+        }
+        let combined = zip ? SignalProducer.zip(producers) : SignalProducer.combineLatest(producers)
+        #expect(reads.value == 0)
+        let first = EventRecorder<[Int], TestError>()
+        let second = EventRecorder<[Int], TestError>()
+        combined.start(first.observer)
+        combined.start(second.observer)
+        #expect(reads.value == 2)
+        #expect(first.events == [.value([1, 0]), .completed])
+        #expect(second.events == [.value([2, 0]), .completed])
+    }
+
     @Test func erasingValueKeepsTheKindOfEvent() {
         #expect(Signal<Int, TestError>.Event.value(3).erasingValue.value as? Int == 3)
         #expect(Signal<Int, TestError>.Event.failed(TestError(2)).erasingValue.error == TestError(2))

@@ -151,3 +151,28 @@ func expectOneFinalTerminal<V, E>(
     #expect(events.filter(\.isTerminating).count == 1, sourceLocation: sourceLocation)
     #expect(events.last?.isTerminating == true, sourceLocation: sourceLocation)
 }
+
+/// Stress check: a failure sent by `failingThread` while 8 threads send values ends the result of
+/// a two-input operator, as its last and only terminal event, with no overlapping delivery (E1, E2, E5).
+func expectFailureRacingValuesIsTheLastEvent(
+    _ facade: Facade,
+    failingThread: Int,
+    signal: (Signal<Int, TestError>, Signal<Int, TestError>) -> Signal<Pair<Int, Int>, TestError>,
+    producer: (SignalProducer<Int, TestError>, SignalProducer<Int, TestError>) -> SignalProducer<Pair<Int, Int>, TestError>,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let (first, firstInput) = Signal<Int, TestError>.pipe()
+    let (second, secondInput) = Signal<Int, TestError>.pipe()
+    let (recorder, overlaps, disposable) = observeStressed(
+        facade, first: first, second: second, signal: signal, producer: producer
+    )
+    let finished = withWatchdog(sourceLocation: sourceLocation) {
+        sendConcurrently(first: firstInput, second: secondInput, perThread: 400, failingThread: failingThread)
+    }
+    #expect(finished, sourceLocation: sourceLocation)
+    let events = recorder.events
+    expectOneFinalTerminal(events, sourceLocation: sourceLocation)
+    #expect(events.last == .failed(TestError(failingThread)), sourceLocation: sourceLocation)
+    #expect(overlaps.overlapCount == 0, sourceLocation: sourceLocation)
+    withExtendedLifetime(disposable) {}
+}

@@ -56,6 +56,33 @@ import Testing
         )
     }
 
+    @Test func whicheverCompletesFirstStopsItsWorkAtOnce_P4() {
+        let source = GateProbe<Int, TestError>()
+        let sampler = GateProbe<String, Never>()
+        let recorder = EventRecorder<GatePair<Int, String>, TestError>()
+        let disposable = source.producer.sample(with: sampler.producer).map(GatePair.init).start(recorder.observer)
+        source.send(.value(1))
+        source.send(.completed)
+        #expect(source.ended == 1)
+        #expect(sampler.ended == 0)
+        sampler.send(.value("a"))
+        #expect(recorder.events == [.value(GatePair(1, "a"))])
+        disposable.dispose()
+        #expect(sampler.ended == 1)
+
+        // A sampler cut short by a stage stops its upstream although the source goes on.
+        let shortRecorder = EventRecorder<GatePair<Int, String>, TestError>()
+        let short = source.producer.sample(with: sampler.producer.take(first: 1)).map(GatePair.init)
+            .start(shortRecorder.observer)
+        source.send(.value(2))
+        sampler.send(.value("b"))
+        #expect(sampler.ended == 2)
+        #expect(source.ended == 1)
+        source.send(.completed)
+        #expect(shortRecorder.events == [.value(GatePair(2, "b")), .completed])
+        withExtendedLifetime(short) {}
+    }
+
     @Test func sampleOnSendsTheLatestValue() {
         expectGateOperator(
             [.other(.value(())), .main(.value(1)), .other(.value(())), .other(.value(())), .main(.value(2)),

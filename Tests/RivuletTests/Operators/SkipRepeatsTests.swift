@@ -13,22 +13,23 @@ import Testing
         )
     }
 
-    @Test func skipRepeatsComparesWithTheLastValueSent() {
-        // "Close enough" is not transitive: 1, 2, 3 are each close to the previous one, but 3 is
-        // compared with 1, the last value that got through, and passes.
+    @Test func skipRepeatsComparesWithTheImmediatelyPrecedingValue() {
+        // As in ReactiveSwift, each value is compared with the one received just before it, sent
+        // or not. "Close enough" is not transitive: 2, 3 and 4 are each close to the value before
+        // them, so only 1 and 6 get through.
         var comparisons: [[Int]] = []
         let isClose: (Int, Int) -> Bool = { comparisons.append([$0, $1]); return abs($0 - $1) <= 1 }
         let received = events(
-            of: [.value(1), .value(2), .value(3), .value(4)] as [IntEvent],
+            of: [.value(1), .value(2), .value(3), .value(4), .value(6)] as [IntEvent],
             through: { $0.skipRepeats(isClose) }
         )
-        #expect(received == [.value(1), .value(3)])
-        #expect(comparisons == [[1, 2], [1, 3], [3, 4]])
+        #expect(received == [.value(1), .value(6)])
+        #expect(comparisons == [[1, 2], [2, 3], [3, 4], [4, 6]])
         expectOperator(
-            [.value(1), .value(2), .value(3), .value(4)] as [IntEvent],
+            [.value(1), .value(2), .value(3), .value(4), .value(6), .completed] as [IntEvent],
             signal: { $0.skipRepeats { abs($0 - $1) <= 1 } },
             producer: { $0.skipRepeats { abs($0 - $1) <= 1 } },
-            yields: [.value(1), .value(3)]
+            yields: [.value(1), .value(6), .completed]
         )
     }
 

@@ -127,6 +127,31 @@ import Testing
         )
     }
 
+    @Test func theTriggerIsStoppedOnceItHasOpenedTheGate_P4() {
+        // As in ReactiveSwift: once open, the gate no longer needs its trigger.
+        let source = GateProbe<Int, TestError>()
+        let trigger = GateProbe<(), Never>()
+        let recorder = EventRecorder<Int, TestError>()
+        let disposable = source.producer.skip(until: trigger.producer).start(recorder.observer)
+        trigger.send(.value(()))
+        #expect(trigger.ended == 1)
+        #expect(source.ended == 0)
+        source.send(.value(1))
+        #expect(recorder.values == [1])
+
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let (triggerSignal, triggerInput) = Signal<(), Never>.pipe()
+        let triggerReleased = Counter()
+        let signalRecorder = EventRecorder<Int, TestError>()
+        signal.skip(until: triggerSignal.on(disposed: { triggerReleased.increment() }))
+            .observe(signalRecorder.observer)
+        triggerInput.send(value: ())
+        #expect(triggerReleased.value == 1)
+        input.send(value: 2)
+        #expect(signalRecorder.values == [2])
+        withExtendedLifetime((disposable, triggerInput, input)) {}
+    }
+
     @Test func skipUntilProducerStartsTheTriggerFirst() {
         // A trigger that fires synchronously opens the gate before the first value arrives.
         let recorder = EventRecorder<Int, Never>()

@@ -96,8 +96,8 @@ import Testing
         }
         #expect(run(Signal.Event.take(first: 1)) == [.value(1), .completed])
         #expect(run(Signal.Event.take(last: 1)) == [.value(5), .completed])
-        #expect(run(Signal.Event.take(while: { $0 < 3 })) == [.value(1), .completed])
-        #expect(run(Signal.Event.take(until: { $0 < 3 })) == [.value(1), .value(5), .completed])
+        #expect(run(Signal.Event.take(while: { $0 < 3 }, sendsLast: false)) == [.value(1), .completed])
+        #expect(run(Signal.Event.take(while: { $0 < 3 }, sendsLast: true)) == [.value(1), .value(5), .completed])
     }
 
     // MARK: take(last:)

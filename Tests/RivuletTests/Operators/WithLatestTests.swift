@@ -83,6 +83,29 @@ import Testing
         #expect(signalRecorder.values == [GatePair(2, 9)])
     }
 
+    @Test func aSampleeThatEndsStopsItsWorkAtOnceAndItsLastValueStays_P4() {
+        let samplee = GateProbe<String, Never>()
+        // On a producer.
+        let source = GateProbe<Int, TestError>()
+        let recorder = EventRecorder<GatePair<Int, String>, TestError>()
+        let disposable = source.producer.withLatest(from: samplee.producer.take(first: 1))
+            .map(GatePair.init)
+            .start(recorder.observer)
+        samplee.send(.value("s"))
+        #expect(samplee.ended == 1)
+        source.send(.value(1))
+        #expect(recorder.events == [.value(GatePair(1, "s"))])
+        // On a signal.
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let signalRecorder = EventRecorder<GatePair<Int, String>, TestError>()
+        signal.withLatest(from: samplee.producer.take(first: 1)).map(GatePair.init).observe(signalRecorder.observer)
+        samplee.send(.value("t"))
+        #expect(samplee.ended == 2)
+        input.send(value: 2)
+        #expect(signalRecorder.events == [.value(GatePair(2, "t"))])
+        withExtendedLifetime(disposable) {}
+    }
+
     @Test func disposingAStartStopsBothSources_P4() {
         let source = GateProbe<Int, TestError>()
         let samplee = GateProbe<String, Never>()

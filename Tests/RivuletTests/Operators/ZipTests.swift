@@ -243,20 +243,10 @@ private typealias Step = TwoInputStep<Int, String>
 
     @Test(arguments: Facade.allCases)
     func aFailureRacingValuesIsTheLastEvent_E1_E2(_ facade: Facade) {
-        withWatchdog {
-            let (first, firstInput) = Signal<Int, TestError>.pipe()
-            let (second, secondInput) = Signal<Int, TestError>.pipe()
-            let (recorder, overlaps, disposable) = observeStressed(
-                facade, first: first, second: second,
-                signal: { Signal.zip($0, $1).map(Pair.init) },
-                producer: { SignalProducer.zip($0, $1).map(Pair.init) }
-            )
-            sendConcurrently(first: firstInput, second: secondInput, perThread: 400, failingThread: 1)
-            let events = recorder.events
-            expectOneFinalTerminal(events)
-            #expect(events.last == .failed(TestError(1)))
-            #expect(overlaps.overlapCount == 0)
-            withExtendedLifetime(disposable) {}
-        }
+        expectFailureRacingValuesIsTheLastEvent(
+            facade, failingThread: 1,
+            signal: { Signal.zip($0, $1).map(Pair.init) },
+            producer: { SignalProducer.zip($0, $1).map(Pair.init) }
+        )
     }
 }
