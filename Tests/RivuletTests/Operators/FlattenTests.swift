@@ -58,17 +58,80 @@ import Testing
     func disposingTheResultDisposesTheOuterAndEveryInner_P4(strategy: FlattenStrategy, via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
         let inner = ControlledProducer<Int, TestError>()
+        let second = ControlledProducer<Int, TestError>()
         let later = ControlledProducer<Int, TestError>()
         let (recorder, disposable) = flattened(outer, strategy, via: via)
         input.send(value: inner.producer)
+        // Two inners: both run (merge, concurrent, race), one replaces the other (latest), or one
+        // waits or is dropped (concat, throttle).
+        input.send(value: second.producer)
+        #expect(inner.starts == 1)
         disposable?.dispose()
         #expect(inner.ended == 1)
-        // Detached from the outer signal: a new inner stream is never started.
+        #expect(second.ended == second.starts)
+        // Detached from the outer signal: a new inner stream is never started, nor a waiting one.
         input.send(value: later.producer)
         inner.send(value: 1)
+        second.send(value: 2)
         #expect(later.starts == 0)
+        #expect(second.ended == second.starts)
         #expect(recorder.values.isEmpty)
         #expect(recorder.terminalCount <= 1)
+    }
+
+    @Test(arguments: allFlattenStrategies, Via.allCases)
+    func anInnerSignalThatHasAlreadyTerminatedIsSkipped_S3_E4(strategy: FlattenStrategy, via: Via) {
+        let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
+        let (dead, deadInput) = Signal<Int, TestError>.pipe()
+        deadInput.send(value: 0)
+        deadInput.sendCompleted()
+        let (live, liveInput) = Signal<Int, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        switch via {
+        case .signal: outer.flatten(strategy).observe(recorder.observer)
+        case .producer: SignalProducer(outer).flatten(strategy).start(recorder.observer)
+        }
+        // Observing the dead signal yields `interrupted` at once (S3), which flattening ignores (E4):
+        // it neither ends the result nor blocks, wins or delays anything.
+        input.send(value: dead)
+        input.send(value: live)
+        liveInput.send(value: 1)
+        input.sendCompleted()
+        #expect(recorder.events == [.value(1)])
+        liveInput.sendCompleted()
+        #expect(recorder.events == [.value(1), .completed])
+    }
+
+    @Test(arguments: [
+        (FlattenStrategy.merge, [1, 2, 3]), (.concat, [1, 3, 2]), (.latest, [1, 2]), (.race, [1, 3]), (.throttle, [1, 3]),
+    ], Via.allCases)
+    func outerValueSentFromInsideAnInnerValueIsQueued_E6(expectation: (FlattenStrategy, [Int]), via: Via) {
+        let (strategy, values) = expectation
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let (inner, innerInput) = Signal<Int, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        let depth = Locked(0)
+        let deepest = Locked(0)
+        let observer = Signal<Int, TestError>.Observer { event in
+            let current = depth.withLock { $0 += 1; return $0 }
+            deepest.withLock { $0 = max($0, current) }
+            recorder.record(event)
+            // The new inner arrives while the flattening handles the inner's value: it is queued
+            // and handled after that value, never recursively.
+            if event.value == 1 { input.send(value: SignalProducer(value: 2)) }
+            depth.withLock { $0 -= 1 }
+        }
+        switch via {
+        case .signal: outer.flatten(strategy).observe(observer)
+        case .producer: SignalProducer(outer).flatten(strategy).start(observer)
+        }
+        input.send(value: inner.producer)
+        innerInput.send(value: 1)
+        innerInput.send(value: 3)
+        innerInput.sendCompleted()
+        input.sendCompleted()
+        #expect(recorder.events == values.map { .value($0) } + [.completed])
+        #expect(deepest.withLock { $0 } == 1)
     }
 
     @Test(arguments: allFlattenStrategies)
@@ -592,6 +655,30 @@ import Testing
         #expect(Set(seen).count > 1, "the senders should reach several generations")
         #expect(seen == seen.sorted(), "a value from a replaced inner arrived after a newer inner's value")
         #expect(recorder.terminalCount == 0)
+    }
+
+    @Test("latest: an event of the replaced inner that already waits at the inbox is dropped")
+    func latestDropsAWaitingEventOfAReplacedInner() {
+        let (outer, input) = Signal<Int, TestError>.pipe()
+        let (first, firstInput) = Signal<Int, TestError>.pipe()
+        let (second, secondInput) = Signal<Int, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        let sent = DispatchSemaphore(value: 0)
+        outer.flatMap(.latest) { index -> Signal<Int, TestError> in
+            guard index == 2 else { return first }
+            // This thread holds the flattening's turn while `transform` runs: another thread's value
+            // on the first inner reaches the inbox and waits there until the second inner has
+            // replaced the first. It must then be dropped.
+            Thread { firstInput.send(value: 99); sent.signal() }.start()
+            usleep(100_000)
+            return second
+        }.observe(recorder.observer)
+        input.send(value: 1)
+        firstInput.send(value: 1)
+        input.send(value: 2)
+        sent.wait()
+        secondInput.send(value: 2)
+        #expect(recorder.values == [1, 2])
     }
 
     @Test("race: 8 inners racing from 8 threads, exactly one wins")
