@@ -134,6 +134,23 @@ import Testing
         #expect(deepest.withLock { $0 } == 1)
     }
 
+    @Test(arguments: [
+        (FlattenStrategy.merge, [1, 2, 3]), (.concat, [1, 2, 3]), (.concurrent(limit: 2), [1, 2, 3]),
+        (.latest, [1, 2, 3]), (.race, [1, 2]), (.throttle, [1, 2, 3]),
+    ])
+    func synchronousInnersGiveTheSameEventsOnSignalsAndProducers_P3(expectation: (FlattenStrategy, [Int])) {
+        let (strategy, values) = expectation
+        // Each synchronous inner has completed before the next arrives: nothing waits, is replaced
+        // or is dropped, except that the first inner has already won a race.
+        expectOperator(
+            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
+                as [Signal<IntProducer, TestError>.Event],
+            signal: { $0.flatten(strategy) },
+            producer: { $0.flatten(strategy) },
+            yields: values.map { .value($0) } + [.completed]
+        )
+    }
+
     @Test(arguments: allFlattenStrategies)
     func completesWhenTheOuterCompletesWithNoInner(strategy: FlattenStrategy) {
         expectOperator(
@@ -227,16 +244,6 @@ import Testing
 // MARK: - .merge
 
 @Suite struct FlattenMergeTests {
-    @Test func forwardsAllValuesAndCompletesAfterOuterAndInners_P3() {
-        expectOperator(
-            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
-                as [Signal<IntProducer, TestError>.Event],
-            signal: { $0.flatten(.merge) },
-            producer: { $0.flatten(.merge) },
-            yields: [.value(1), .value(2), .value(3), .completed]
-        )
-    }
-
     @Test(arguments: Via.allCases)
     func interleavesRunningInnersAndWaitsForThemToComplete(via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
@@ -260,16 +267,6 @@ import Testing
 // MARK: - .concat and .concurrent(limit:)
 
 @Suite struct FlattenConcatTests {
-    @Test func runsInnersOneAfterTheOther_P3() {
-        expectOperator(
-            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
-                as [Signal<IntProducer, TestError>.Event],
-            signal: { $0.flatten(.concat) },
-            producer: { $0.flatten(.concat) },
-            yields: [.value(1), .value(2), .value(3), .completed]
-        )
-    }
-
     @Test(arguments: Via.allCases)
     func queuesAnInnerUntilThePreviousCompletes(via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
@@ -323,16 +320,6 @@ import Testing
 // MARK: - .latest
 
 @Suite struct FlattenLatestTests {
-    @Test func forwardsOnlyTheLatestInner_P3() {
-        expectOperator(
-            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
-                as [Signal<IntProducer, TestError>.Event],
-            signal: { $0.flatten(.latest) },
-            producer: { $0.flatten(.latest) },
-            yields: [.value(1), .value(2), .value(3), .completed]
-        )
-    }
-
     @Test(arguments: Via.allCases)
     func aNewInnerDisposesThePreviousOne(via: Via) {
         let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
@@ -425,16 +412,6 @@ import Testing
         input.sendCompleted()
         #expect(recorder.events == [.value(1), .completed])
     }
-
-    @Test func synchronousInnersRace_P3() {
-        expectOperator(
-            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
-                as [Signal<IntProducer, TestError>.Event],
-            signal: { $0.flatten(.race) },
-            producer: { $0.flatten(.race) },
-            yields: [.value(1), .value(2), .completed]
-        )
-    }
 }
 
 // MARK: - .throttle
@@ -459,17 +436,6 @@ import Testing
         #expect(recorder.events == [.value(1), .value(2)])
         c.sendCompleted()
         #expect(recorder.events == [.value(1), .value(2), .completed])
-    }
-
-    @Test func synchronousInnersAllRun_P3() {
-        // Each synchronous inner has completed before the next arrives, so none is dropped.
-        expectOperator(
-            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
-                as [Signal<IntProducer, TestError>.Event],
-            signal: { $0.flatten(.throttle) },
-            producer: { $0.flatten(.throttle) },
-            yields: [.value(1), .value(2), .value(3), .completed]
-        )
     }
 }
 
