@@ -55,8 +55,10 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
 
     private func handle(_ input: Input) {
         switch input {
+        case .outer where !machine.acceptsOuter:
+            // After the flattened stream's end, or after the outer stream's own terminal event (E1).
+            return
         case let .outer(.value(outer)):
-            guard !machine.hasTerminated else { return }
             perform(machine.outerValue(makeInner(outer)))
         case .outer(.completed):
             perform(machine.outerCompleted())

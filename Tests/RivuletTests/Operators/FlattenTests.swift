@@ -174,6 +174,25 @@ import Testing
         #expect(recorder.events == [.completed])
     }
 
+    @Test(arguments: allFlattenStrategies)
+    func anOuterValueAfterTheOuterCompletedStartsNothing_E1(strategy: FlattenStrategy) {
+        // A hand-written fused upstream that breaks E1: the flattening must not act on it.
+        let running = ControlledProducer<Int, TestError>()
+        let late = ControlledProducer<Int, TestError>()
+        let calls = Counter()
+        let recorder = EventRecorder<Int, TestError>()
+        let script: [Signal<Int, TestError>.Event] = [.value(1), .completed, .value(2)]
+        scriptedProducer(script).flatMap(strategy) { index -> IntProducer in
+            calls.increment()
+            return index == 1 ? running.producer : late.producer
+        }.start(recorder.observer)
+        #expect(late.starts == 0)
+        #expect(calls.value == 1)
+        running.send(value: 5)
+        running.sendCompleted()
+        #expect(recorder.events == [.value(5), .completed])
+    }
+
     @Test func eachInnerGetsItsOwnLifetimeEndedWhenItCompletes() {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
         let first = ControlledProducer<Int, TestError>()
