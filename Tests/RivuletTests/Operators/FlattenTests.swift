@@ -666,6 +666,43 @@ import Testing
         #expect(recorder.values == [1, 2])
     }
 
+    @Test("concurrent starts: 8 threads sending synchronous inners lose nothing, keep order, never overlap",
+          arguments: [FlattenStrategy.merge, .concat, .concurrent(limit: 3)])
+    func innersStartedFromManyThreads(strategy: FlattenStrategy) {
+        let (outer, input) = Signal<SignalProducer<Int, TestError>, TestError>.pipe()
+        let detector = OverlapDetector()
+        let recorder = EventRecorder<Int, TestError>()
+        SignalProducer(outer).flatten(strategy).start { event in
+            detector.enter()
+            recorder.record(event)
+            detector.leave()
+        }
+        let finished = withWatchdog(seconds: 20, "outer senders") {
+            runConcurrently(8) { thread in
+                for index in 0..<300 {
+                    input.send(value: SignalProducer([thread * 10_000 + index, thread * 10_000 + index]))
+                }
+            }
+        }
+        input.sendCompleted()
+        #expect(finished)
+        #expect(detector.overlapCount == 0)
+        let values = recorder.values
+        #expect(values.count == 8 * 300 * 2)
+        for thread in 0..<8 {
+            // Each thread's inners arrive in its order; each inner is synchronous, so even `.merge`
+            // keeps them in that order.
+            let own = values.filter { $0 / 10_000 == thread }
+            let sent: [Int] = (0..<300).flatMap { index -> [Int] in
+                let value = thread * 10_000 + index
+                return [value, value]
+            }
+            #expect(own == sent)
+        }
+        #expect(recorder.terminalCount == 1)
+        #expect(recorder.events.last == .completed)
+    }
+
     @Test("race: 8 inners racing from 8 threads, exactly one wins")
     func raceHasOneWinner() {
         for _ in 0..<20 {
