@@ -10,7 +10,8 @@ enum FlattenInput<Outer, Value, Error: Swift.Error> {
 
 /// Runs one flattening: the outer stream and every inner stream send into one `SerialInbox`, so
 /// the state machine sees one input at a time whatever threads send (E5), and no lock is held
-/// while inner producers start or events go downstream (O7).
+/// while user closures run or events go downstream (O7). Inner streams are started after the
+/// inbox's turn, by the thread that decided to start them (`FlattenPendingStarts`).
 ///
 /// Each inner stream runs with its own lifetime, ended when the inner stream ends, is replaced or
 /// loses a race, or when the flattened stream ends (P4).
