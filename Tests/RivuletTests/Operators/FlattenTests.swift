@@ -247,6 +247,37 @@ import Testing
         #expect(box.object == nil)
     }
 
+    @Test(arguments: Via.allCases)
+    func innerSignalsLetGoOfTheFlatteningWhenTheResultIsDisposed_P4(via: Via) {
+        // A live inner signal that outlives the result must not keep the flattening (and the
+        // user's closure) alive: disposal detaches from it.
+        let (inner, innerInput) = Signal<Int, TestError>.pipe()
+        let (outer, input) = Signal<Int, TestError>.pipe()
+        let box = WeakBox<Tracked>(nil)
+        let recorder = EventRecorder<Int, TestError>()
+        var disposable: Disposable?
+        do {
+            let tracked = Tracked()
+            box.object = tracked
+            let transform = { (_: Int) -> Signal<Int, TestError> in
+                _ = tracked
+                return inner
+            }
+            disposable = switch via {
+            case .signal: outer.flatMap(.merge, transform).observe(recorder.observer)
+            case .producer: SignalProducer(outer).flatMap(.merge, transform).start(recorder.observer)
+            }
+        }
+        input.send(value: 1)
+        innerInput.send(value: 5)
+        #expect(box.object != nil)
+        disposable?.dispose()
+        innerInput.send(value: 6)
+        #expect(recorder.values == [5])
+        #expect(box.object == nil)
+        withExtendedLifetime((inner, innerInput, input)) {}
+    }
+
     @Test func strategyDescriptionsAndEquality() {
         #expect(FlattenStrategy.merge.description == "merge")
         #expect(FlattenStrategy.concat.description == "concat")
