@@ -56,23 +56,12 @@ extension Signal.Event {
         lifetime: Lifetime,
         releaseUpstream: @escaping () -> Void
     ) -> EventSink<Value, Error> {
-        var hasEnded = false
-        return { event in
-            // E1: nothing the upstream might send after its terminal event goes anywhere.
-            guard !hasEnded else { return }
+        handOverSink(downstream: downstream, lifetime: lifetime, releaseUpstream: releaseUpstream) { event in
             switch event {
-            case .value:
-                break
-            case let .failed(error):
-                hasEnded = true
-                downstream(.failed(promote(error)))
-            case .completed:
-                hasEnded = true
-                releaseUpstream()
-                if !lifetime.hasEnded { replacement.startInstance(downstream, lifetime) }
-            case .interrupted:
-                hasEnded = true
-                downstream(.interrupted)
+            case .value: .drop
+            case let .failed(error): .forward(.failed(promote(error)))
+            case .completed: .replace { replacement }
+            case .interrupted: .forward(.interrupted)
             }
         }
     }

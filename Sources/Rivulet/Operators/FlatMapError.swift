@@ -18,34 +18,58 @@ extension SignalProducer {
     }
 }
 
+/// What a hand-over stage (`flatMapError`, `then`) does with one upstream event.
+enum HandOver<U, F: Swift.Error> {
+    /// Send this event downstream.
+    case forward(Signal<U, F>.Event)
+    /// Drop the event.
+    case drop
+    /// The upstream has ended: release it, then start the producer this returns into the same
+    /// downstream, within the same lifetime.
+    case replace(() -> SignalProducer<U, F>)
+}
+
 extension Signal.Event {
+    /// A hand-over stage: `step` decides what each upstream event becomes; the stage guarantees
+    /// that nothing the upstream sends after its terminal event goes anywhere (E1), and that the
+    /// upstream is released before its replacement starts.
+    static func handOverSink<U, F>(
+        downstream: @escaping EventSink<U, F>,
+        lifetime: Lifetime,
+        releaseUpstream: @escaping () -> Void,
+        _ step: @escaping (Self) -> HandOver<U, F>
+    ) -> EventSink<Value, Error> {
+        var hasEnded = false
+        return { event in
+            guard !hasEnded else { return }
+            if event.isTerminating { hasEnded = true }
+            switch step(event) {
+            case let .forward(event):
+                downstream(event)
+            case .drop:
+                break
+            case let .replace(makeReplacement):
+                releaseUpstream()
+                let replacement = makeReplacement()
+                if !lifetime.hasEnded { replacement.startInstance(downstream, lifetime) }
+            }
+        }
+    }
+
     /// The stage behind `flatMapError`: forwards values, completion and interruption; on a
-    /// failure, releases the upstream and starts the producer `transform` returns in its place,
-    /// within the same `lifetime`, sending into the same downstream.
+    /// failure, releases the upstream and starts the producer `transform` returns in its place.
     static func flatMapErrorSink<F>(
         _ transform: @escaping (Error) -> SignalProducer<Value, F>,
         downstream: @escaping EventSink<Value, F>,
         lifetime: Lifetime,
         releaseUpstream: @escaping () -> Void
     ) -> EventSink<Value, Error> {
-        var hasEnded = false
-        return { event in
-            // E1: nothing the upstream might send after its terminal event goes anywhere.
-            guard !hasEnded else { return }
+        handOverSink(downstream: downstream, lifetime: lifetime, releaseUpstream: releaseUpstream) { event in
             switch event {
-            case let .value(value):
-                downstream(.value(value))
-            case let .failed(error):
-                hasEnded = true
-                releaseUpstream()
-                let replacement = transform(error)
-                if !lifetime.hasEnded { replacement.startInstance(downstream, lifetime) }
-            case .completed:
-                hasEnded = true
-                downstream(.completed)
-            case .interrupted:
-                hasEnded = true
-                downstream(.interrupted)
+            case let .value(value): .forward(.value(value))
+            case let .failed(error): .replace { transform(error) }
+            case .completed: .forward(.completed)
+            case .interrupted: .forward(.interrupted)
             }
         }
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 // MARK: - The flattening stage (one implementation for signals and producers)
 
 /// An input of a flattening: an event of the outer stream, or of inner stream `id`.
@@ -8,7 +10,8 @@ enum FlattenInput<Outer, Value, Error: Swift.Error> {
 
 /// Runs one flattening: the outer stream and every inner stream send into one `SerialInbox`, so
 /// the state machine sees one input at a time whatever threads send (E5), and no lock is held
-/// while inner producers start or events go downstream (O7).
+/// while user closures run or events go downstream (O7). Inner streams are started after the
+/// inbox's turn, by the thread that decided to start them (`FlattenPendingStarts`).
 ///
 /// Each inner stream runs with its own lifetime, ended when the inner stream ends, is replaced or
 /// loses a race, or when the flattened stream ends (P4).
@@ -23,6 +26,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     private let lifetime: Lifetime
     private let makeInner: (Outer) -> Inner
     private var inbox: SerialInbox<Input>?
+    private let pendingStarts = FlattenPendingStarts()
 
     private init(
         _ strategy: FlattenStrategy,
@@ -50,13 +54,19 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         let inbox = SerialInbox<Input> { input in run.handle(input) }
         run.inbox = inbox
         lifetime.observeEnded { inbox.close() }
-        return { event in inbox.send(.outer(event)) }
+        let pendingStarts = run.pendingStarts
+        return { event in
+            inbox.send(.outer(event))
+            pendingStarts.runAll()
+        }
     }
 
     private func handle(_ input: Input) {
         switch input {
+        case .outer where !machine.acceptsOuter:
+            // After the flattened stream's end, or after the outer stream's own terminal event (E1).
+            return
         case let .outer(.value(outer)):
-            guard !machine.hasTerminated else { return }
             perform(machine.outerValue(makeInner(outer)))
         case .outer(.completed):
             perform(machine.outerCompleted())
@@ -86,14 +96,22 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         if actions.complete { finish(.completed) }
     }
 
+    /// Gives inner stream `id` its lifetime now, and has it started once this thread has left
+    /// the inbox (see `FlattenPendingStarts`).
     private func start(_ inner: Inner, id: FlattenInnerID) {
         guard let inbox else { return }
         let (innerLifetime, token) = Lifetime.make()
         let handle = lifetime += AnyDisposable { token.dispose() }
         running[id] = (token, handle)
-        // The flattened stream may have been disposed of meanwhile: then the token is disposed of.
-        guard !innerLifetime.hasEnded else { return }
-        inner.startInstance({ event in inbox.send(.inner(id, event)) }, innerLifetime)
+        let pendingStarts = self.pendingStarts
+        pendingStarts.add {
+            // The flattened stream may have ended, or replaced this inner stream, meanwhile.
+            guard !innerLifetime.hasEnded else { return }
+            inner.startInstance({ event in
+                inbox.send(.inner(id, event))
+                pendingStarts.runAll()
+            }, innerLifetime)
+        }
     }
 
     /// Ends inner stream `id`'s lifetime, disposing of its work, and forgets it.
@@ -108,6 +126,58 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         // Sending a terminal event ends `lifetime`, which disposes of every inner stream. Close
         // the inbox in any case, so that the run and the user's closures are let go.
         inbox?.close()
+    }
+}
+
+/// The inner streams a flattening has decided to start, started by the deciding thread once it
+/// has left the inbox: every send into the inbox is followed by `runAll()`.
+///
+/// An inner stream started while the inbox's turn is held would have everything it sends
+/// synchronously queued until its start returns: its values would reach downstream only after
+/// it has finished, and nothing downstream (say `take(first:)`) could stop it, even if it never
+/// ends. Started outside the turn, it delivers each value as it sends it (E7) and stops as soon
+/// as the result is disposed of (P4).
+final class FlattenPendingStarts {
+    private struct State {
+        var starts = FIFOQueue<() -> Void>()
+        /// Threads inside `runAll`: a nested call leaves its work to the loop below it, so that a
+        /// chain of synchronous inner streams (`.concat`) starts iteratively, never recursively.
+        var runners: [ThreadID] = []
+    }
+
+    // Both guard `State`; `count` lets every send skip the lock when nothing waits.
+    private let state = Locked(State())
+    private let count = Atomic<Int>(0)
+
+    /// Queues `start`; the caller runs `runAll()` after leaving the inbox.
+    func add(_ start: @escaping () -> Void) {
+        state.withLock { $0.starts.append(start) }
+        count.wrappingAdd(1, ordering: .releasing)
+    }
+
+    /// Runs the queued starts in order, unless this thread is already running them further up.
+    func runAll() {
+        guard count.load(ordering: .acquiring) > 0 else { return }
+        let thread = ThreadID.current
+        let isNewRunner = state.withLock { state -> Bool in
+            if state.runners.contains(thread) { return false }
+            state.runners.append(thread)
+            return true
+        }
+        guard isNewRunner else { return }
+        while let start = next(on: thread) {
+            start()
+        }
+    }
+
+    private func next(on thread: ThreadID) -> (() -> Void)? {
+        let start = state.withLock { state -> (() -> Void)? in
+            if let start = state.starts.popFirst() { return start }
+            state.runners.removeAll { $0 == thread }
+            return nil
+        }
+        if start != nil { count.wrappingSubtract(1, ordering: .relaxed) }
+        return start
     }
 }
 

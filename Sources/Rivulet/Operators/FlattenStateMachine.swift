@@ -42,10 +42,14 @@ struct FlattenStateMachine<Inner> {
 
     // MARK: Outer stream
 
+    /// Whether events of the outer stream are still acted on: not after the flattened stream has
+    /// ended, nor after the outer stream's own completion (a hand-written upstream may break E1).
+    var acceptsOuter: Bool { !hasTerminated && !outerHasCompleted }
+
     /// The outer stream sent an inner stream.
     mutating func outerValue(_ inner: Inner) -> Actions {
         var actions = Actions()
-        guard !hasTerminated else { return actions }
+        guard acceptsOuter else { return actions }
         switch kind {
         case let .concurrent(limit):
             if UInt(running.count) < limit {
@@ -69,7 +73,7 @@ struct FlattenStateMachine<Inner> {
     /// The outer stream completed.
     mutating func outerCompleted() -> Actions {
         var actions = Actions()
-        guard !hasTerminated else { return actions }
+        guard acceptsOuter else { return actions }
         outerHasCompleted = true
         completeIfDone(&actions)
         return actions

@@ -56,13 +56,17 @@ public struct FlattenStrategy: Sendable, Hashable, CustomStringConvertible {
     /// Runs the inner streams that arrive until one of them sends its first event; that one wins,
     /// the others are disposed of, and later inner streams are ignored.
     ///
-    /// Completes once the outer stream and the winner have completed.
+    /// Completes once the outer stream and the winner have completed. An interrupted contender
+    /// drops out without winning, and an interrupted winner counts as completed (E4); ReactiveSwift
+    /// forwards an inner interruption here instead.
     public static let race = FlattenStrategy(kind: .race)
 
     /// Ignores every inner stream that arrives while one is running; once the running one
     /// completes, the next inner stream to arrive runs.
     ///
-    /// Completes once the outer stream and the running inner stream (if any) have completed.
+    /// Completes once the outer stream and the running inner stream (if any) have completed. An
+    /// interrupted inner stream counts as completed (E4); ReactiveSwift forwards an inner
+    /// interruption here instead.
     public static let throttle = FlattenStrategy(kind: .throttle)
 
     /// The strategy's name, as written in code: `merge`, `concat`, `concurrent(limit: 3)`, ….

@@ -85,6 +85,12 @@ import Testing
             == [.value("a"), .completed])
     }
 
+    @Test func nothingTheUpstreamSendsAfterItsCompletionGoesThrough_E1() {
+        #expect(events(of: [.value(1), .completed, .value(2), .failed(TestError(1))] as [Signal<Int, TestError>.Event],
+                       throughProducer: { $0.then(SignalProducer<String, TestError>(value: "a")) })
+            == [.value("a"), .completed])
+    }
+
     @Test func thenForwardsFailureAndInterruptionAtOnce_E2_E4() {
         let replacement = ControlledProducer<String, TestError>()
         #expect(events(of: [.value(1), .failed(TestError(3))] as [Signal<Int, TestError>.Event],

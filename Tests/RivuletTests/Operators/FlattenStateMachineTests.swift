@@ -23,6 +23,16 @@ import Testing
         #expect(machine.hasTerminated)
     }
 
+    @Test(arguments: allFlattenStrategies)
+    func anOuterValueAfterTheOuterCompletedIsIgnored_E1(strategy: FlattenStrategy) {
+        var machine = Machine(strategy.kind)
+        _ = machine.outerValue("a")
+        _ = machine.outerCompleted()
+        #expect(machine.outerValue("late").start == nil)
+        #expect(machine.waitingCount == 0)
+        #expect(machine.innerCompleted(0).complete)
+    }
+
     @Test func innerValuesAreForwardedOnlyFromRunningInners() {
         var machine = Machine(FlattenStrategy.merge.kind)
         _ = machine.outerValue("a")

@@ -58,17 +58,97 @@ import Testing
     func disposingTheResultDisposesTheOuterAndEveryInner_P4(strategy: FlattenStrategy, via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
         let inner = ControlledProducer<Int, TestError>()
+        let second = ControlledProducer<Int, TestError>()
         let later = ControlledProducer<Int, TestError>()
         let (recorder, disposable) = flattened(outer, strategy, via: via)
         input.send(value: inner.producer)
+        // Two inners: both run (merge, concurrent, race), one replaces the other (latest), or one
+        // waits or is dropped (concat, throttle).
+        input.send(value: second.producer)
+        #expect(inner.starts == 1)
         disposable?.dispose()
         #expect(inner.ended == 1)
-        // Detached from the outer signal: a new inner stream is never started.
+        #expect(second.ended == second.starts)
+        // Detached from the outer signal: a new inner stream is never started, nor a waiting one.
         input.send(value: later.producer)
         inner.send(value: 1)
+        second.send(value: 2)
         #expect(later.starts == 0)
+        #expect(second.ended == second.starts)
         #expect(recorder.values.isEmpty)
         #expect(recorder.terminalCount <= 1)
+    }
+
+    @Test(arguments: allFlattenStrategies, Via.allCases)
+    func anInnerSignalThatHasAlreadyTerminatedIsSkipped_S3_E4(strategy: FlattenStrategy, via: Via) {
+        let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
+        let (dead, deadInput) = Signal<Int, TestError>.pipe()
+        deadInput.send(value: 0)
+        deadInput.sendCompleted()
+        let (live, liveInput) = Signal<Int, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        switch via {
+        case .signal: outer.flatten(strategy).observe(recorder.observer)
+        case .producer: SignalProducer(outer).flatten(strategy).start(recorder.observer)
+        }
+        // Observing the dead signal yields `interrupted` at once (S3), which flattening ignores (E4):
+        // it neither ends the result nor blocks, wins or delays anything.
+        input.send(value: dead)
+        input.send(value: live)
+        liveInput.send(value: 1)
+        input.sendCompleted()
+        #expect(recorder.events == [.value(1)])
+        liveInput.sendCompleted()
+        #expect(recorder.events == [.value(1), .completed])
+    }
+
+    @Test(arguments: [
+        (FlattenStrategy.merge, [1, 2, 3]), (.concat, [1, 3, 2]), (.latest, [1, 2]), (.race, [1, 3]), (.throttle, [1, 3]),
+    ], Via.allCases)
+    func outerValueSentFromInsideAnInnerValueIsQueued_E6(expectation: (FlattenStrategy, [Int]), via: Via) {
+        let (strategy, values) = expectation
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let (inner, innerInput) = Signal<Int, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        let depth = Locked(0)
+        let deepest = Locked(0)
+        let observer = Signal<Int, TestError>.Observer { event in
+            let current = depth.withLock { $0 += 1; return $0 }
+            deepest.withLock { $0 = max($0, current) }
+            recorder.record(event)
+            // The new inner arrives while the flattening handles the inner's value: it is queued
+            // and handled after that value, never recursively.
+            if event.value == 1 { input.send(value: SignalProducer(value: 2)) }
+            depth.withLock { $0 -= 1 }
+        }
+        switch via {
+        case .signal: outer.flatten(strategy).observe(observer)
+        case .producer: SignalProducer(outer).flatten(strategy).start(observer)
+        }
+        input.send(value: inner.producer)
+        innerInput.send(value: 1)
+        innerInput.send(value: 3)
+        innerInput.sendCompleted()
+        input.sendCompleted()
+        #expect(recorder.events == values.map { .value($0) } + [.completed])
+        #expect(deepest.withLock { $0 } == 1)
+    }
+
+    @Test(arguments: [
+        (FlattenStrategy.merge, [1, 2, 3]), (.concat, [1, 2, 3]), (.concurrent(limit: 2), [1, 2, 3]),
+        (.latest, [1, 2, 3]), (.race, [1, 2]), (.throttle, [1, 2, 3]),
+    ])
+    func synchronousInnersGiveTheSameEventsOnSignalsAndProducers_P3(expectation: (FlattenStrategy, [Int])) {
+        let (strategy, values) = expectation
+        // Each synchronous inner has completed before the next arrives: nothing waits, is replaced
+        // or is dropped, except that the first inner has already won a race.
+        expectOperator(
+            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
+                as [Signal<IntProducer, TestError>.Event],
+            signal: { $0.flatten(strategy) },
+            producer: { $0.flatten(strategy) },
+            yields: values.map { .value($0) } + [.completed]
+        )
     }
 
     @Test(arguments: allFlattenStrategies)
@@ -92,6 +172,25 @@ import Testing
         input.send(value: SignalProducer(value: 1))
         inner.send(value: 2)
         #expect(recorder.events == [.completed])
+    }
+
+    @Test(arguments: allFlattenStrategies)
+    func anOuterValueAfterTheOuterCompletedStartsNothing_E1(strategy: FlattenStrategy) {
+        // A hand-written fused upstream that breaks E1: the flattening must not act on it.
+        let running = ControlledProducer<Int, TestError>()
+        let late = ControlledProducer<Int, TestError>()
+        let calls = Counter()
+        let recorder = EventRecorder<Int, TestError>()
+        let script: [Signal<Int, TestError>.Event] = [.value(1), .completed, .value(2)]
+        scriptedProducer(script).flatMap(strategy) { index -> IntProducer in
+            calls.increment()
+            return index == 1 ? running.producer : late.producer
+        }.start(recorder.observer)
+        #expect(late.starts == 0)
+        #expect(calls.value == 1)
+        running.send(value: 5)
+        running.sendCompleted()
+        #expect(recorder.events == [.value(5), .completed])
     }
 
     @Test func eachInnerGetsItsOwnLifetimeEndedWhenItCompletes() {
@@ -148,6 +247,37 @@ import Testing
         #expect(box.object == nil)
     }
 
+    @Test(arguments: Via.allCases)
+    func innerSignalsLetGoOfTheFlatteningWhenTheResultIsDisposed_P4(via: Via) {
+        // A live inner signal that outlives the result must not keep the flattening (and the
+        // user's closure) alive: disposal detaches from it.
+        let (inner, innerInput) = Signal<Int, TestError>.pipe()
+        let (outer, input) = Signal<Int, TestError>.pipe()
+        let box = WeakBox<Tracked>(nil)
+        let recorder = EventRecorder<Int, TestError>()
+        var disposable: Disposable?
+        do {
+            let tracked = Tracked()
+            box.object = tracked
+            let transform = { (_: Int) -> Signal<Int, TestError> in
+                _ = tracked
+                return inner
+            }
+            disposable = switch via {
+            case .signal: outer.flatMap(.merge, transform).observe(recorder.observer)
+            case .producer: SignalProducer(outer).flatMap(.merge, transform).start(recorder.observer)
+            }
+        }
+        input.send(value: 1)
+        innerInput.send(value: 5)
+        #expect(box.object != nil)
+        disposable?.dispose()
+        innerInput.send(value: 6)
+        #expect(recorder.values == [5])
+        #expect(box.object == nil)
+        withExtendedLifetime((inner, innerInput, input)) {}
+    }
+
     @Test func strategyDescriptionsAndEquality() {
         #expect(FlattenStrategy.merge.description == "merge")
         #expect(FlattenStrategy.concat.description == "concat")
@@ -164,16 +294,6 @@ import Testing
 // MARK: - .merge
 
 @Suite struct FlattenMergeTests {
-    @Test func forwardsAllValuesAndCompletesAfterOuterAndInners_P3() {
-        expectOperator(
-            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
-                as [Signal<IntProducer, TestError>.Event],
-            signal: { $0.flatten(.merge) },
-            producer: { $0.flatten(.merge) },
-            yields: [.value(1), .value(2), .value(3), .completed]
-        )
-    }
-
     @Test(arguments: Via.allCases)
     func interleavesRunningInnersAndWaitsForThemToComplete(via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
@@ -197,16 +317,6 @@ import Testing
 // MARK: - .concat and .concurrent(limit:)
 
 @Suite struct FlattenConcatTests {
-    @Test func runsInnersOneAfterTheOther_P3() {
-        expectOperator(
-            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
-                as [Signal<IntProducer, TestError>.Event],
-            signal: { $0.flatten(.concat) },
-            producer: { $0.flatten(.concat) },
-            yields: [.value(1), .value(2), .value(3), .completed]
-        )
-    }
-
     @Test(arguments: Via.allCases)
     func queuesAnInnerUntilThePreviousCompletes(via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
@@ -260,16 +370,6 @@ import Testing
 // MARK: - .latest
 
 @Suite struct FlattenLatestTests {
-    @Test func forwardsOnlyTheLatestInner_P3() {
-        expectOperator(
-            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
-                as [Signal<IntProducer, TestError>.Event],
-            signal: { $0.flatten(.latest) },
-            producer: { $0.flatten(.latest) },
-            yields: [.value(1), .value(2), .value(3), .completed]
-        )
-    }
-
     @Test(arguments: Via.allCases)
     func aNewInnerDisposesThePreviousOne(via: Via) {
         let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
@@ -362,16 +462,6 @@ import Testing
         input.sendCompleted()
         #expect(recorder.events == [.value(1), .completed])
     }
-
-    @Test func synchronousInnersRace_P3() {
-        expectOperator(
-            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
-                as [Signal<IntProducer, TestError>.Event],
-            signal: { $0.flatten(.race) },
-            producer: { $0.flatten(.race) },
-            yields: [.value(1), .value(2), .completed]
-        )
-    }
 }
 
 // MARK: - .throttle
@@ -396,17 +486,6 @@ import Testing
         #expect(recorder.events == [.value(1), .value(2)])
         c.sendCompleted()
         #expect(recorder.events == [.value(1), .value(2), .completed])
-    }
-
-    @Test func synchronousInnersAllRun_P3() {
-        // Each synchronous inner has completed before the next arrives, so none is dropped.
-        expectOperator(
-            [.value(SignalProducer([1, 2])), .value(SignalProducer([3])), .completed]
-                as [Signal<IntProducer, TestError>.Event],
-            signal: { $0.flatten(.throttle) },
-            producer: { $0.flatten(.throttle) },
-            yields: [.value(1), .value(2), .value(3), .completed]
-        )
     }
 }
 
@@ -592,6 +671,67 @@ import Testing
         #expect(Set(seen).count > 1, "the senders should reach several generations")
         #expect(seen == seen.sorted(), "a value from a replaced inner arrived after a newer inner's value")
         #expect(recorder.terminalCount == 0)
+    }
+
+    @Test("latest: an event of the replaced inner that already waits at the inbox is dropped")
+    func latestDropsAWaitingEventOfAReplacedInner() {
+        let (outer, input) = Signal<Int, TestError>.pipe()
+        let (first, firstInput) = Signal<Int, TestError>.pipe()
+        let (second, secondInput) = Signal<Int, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        let sent = DispatchSemaphore(value: 0)
+        outer.flatMap(.latest) { index -> Signal<Int, TestError> in
+            guard index == 2 else { return first }
+            // This thread holds the flattening's turn while `transform` runs: another thread's value
+            // on the first inner reaches the inbox and waits there until the second inner has
+            // replaced the first. It must then be dropped.
+            Thread { firstInput.send(value: 99); sent.signal() }.start()
+            usleep(100_000)
+            return second
+        }.observe(recorder.observer)
+        input.send(value: 1)
+        firstInput.send(value: 1)
+        input.send(value: 2)
+        sent.wait()
+        secondInput.send(value: 2)
+        #expect(recorder.values == [1, 2])
+    }
+
+    @Test("concurrent starts: 8 threads sending synchronous inners lose nothing, keep order, never overlap",
+          arguments: [FlattenStrategy.merge, .concat, .concurrent(limit: 3)])
+    func innersStartedFromManyThreads(strategy: FlattenStrategy) {
+        let (outer, input) = Signal<SignalProducer<Int, TestError>, TestError>.pipe()
+        let detector = OverlapDetector()
+        let recorder = EventRecorder<Int, TestError>()
+        SignalProducer(outer).flatten(strategy).start { event in
+            detector.enter()
+            recorder.record(event)
+            detector.leave()
+        }
+        let finished = withWatchdog(seconds: 20, "outer senders") {
+            runConcurrently(8) { thread in
+                for index in 0..<300 {
+                    input.send(value: SignalProducer([thread * 10_000 + index, thread * 10_000 + index]))
+                }
+            }
+        }
+        input.sendCompleted()
+        #expect(finished)
+        #expect(detector.overlapCount == 0)
+        let values = recorder.values
+        #expect(values.count == 8 * 300 * 2)
+        for thread in 0..<8 {
+            // Each thread's inners arrive in its order; each inner is synchronous, so even `.merge`
+            // keeps them in that order.
+            let own = values.filter { $0 / 10_000 == thread }
+            let sent: [Int] = (0..<300).flatMap { index -> [Int] in
+                let value = thread * 10_000 + index
+                return [value, value]
+            }
+            #expect(own == sent)
+        }
+        #expect(recorder.terminalCount == 1)
+        #expect(recorder.events.last == .completed)
     }
 
     @Test("race: 8 inners racing from 8 threads, exactly one wins")
