@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import Rivulet
 
@@ -120,6 +121,38 @@ private final class CallLog: @unchecked Sendable {
             .take(first: 2)
             .start()
         #expect(log.all == ["value 1", "value 2", "interrupted", "disposed"])
+    }
+
+    @Test func disposalDuringACallbackRunsTheEndOnTheSendingThreadRightAfter() {
+        // The disposing thread does not wait for the callback; the sending thread runs the end as
+        // soon as its event is done (as ReactiveSwift hands a terminal event to the sender).
+        let log = CallLog()
+        let inside = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let waited = Locked<DispatchTimeoutResult?>(nil)
+        let sender = Locked<ThreadID?>(nil)
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let disposable = signal.producer.on(
+            interrupted: { log.add("interrupted \(ThreadID.current == sender.withLock { $0 })") },
+            disposed: { log.add("disposed \(ThreadID.current == sender.withLock { $0 })") },
+            value: { value in
+                log.add("value \(value)")
+                if value == 1 {
+                    inside.signal()
+                    waited.withLock { $0 = proceed.wait(timeout: .now() + 5) }
+                }
+            }
+        ).start()
+        DispatchQueue.global().async {
+            inside.wait()
+            disposable.dispose()
+            proceed.signal()
+        }
+        sender.withLock { $0 = ThreadID.current }
+        input.send(value: 1)
+        input.send(value: 2)
+        #expect(waited.withLock { $0 } == .success)
+        #expect(log.all == ["value 1", "interrupted true", "disposed true"])
     }
 
     @Test func producerCallbacksRunOncePerStart_P2() {
