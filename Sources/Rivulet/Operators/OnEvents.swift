@@ -125,11 +125,24 @@ extension SignalProducer {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> SignalProducer<Value, Error> {
-        let callbacks = OnEventCallbacks(
-            event: event, failed: failed, completed: completed, interrupted: interrupted,
-            terminated: terminated, value: value
+        on(
+            starting: starting, started: started,
+            callbacks: OnEventCallbacks(
+                event: event, failed: failed, completed: completed, interrupted: interrupted,
+                terminated: terminated, value: value
+            ),
+            disposed: disposed
         )
-        return .fused({ downstream, lifetime in
+    }
+
+    /// `on(…)` with the per-event callbacks already gathered (also used by `logEvents`).
+    func on(
+        starting: (() -> Void)?,
+        started: (() -> Void)?,
+        callbacks: OnEventCallbacks<Value, Error>,
+        disposed: (() -> Void)?
+    ) -> SignalProducer<Value, Error> {
+        .fused({ downstream, lifetime in
             let stage = OnEventsStage(callbacks, disposed: disposed, downstream: downstream)
             lifetime.observeEnded { stage.end() }
             starting?()
