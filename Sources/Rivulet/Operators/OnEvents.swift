@@ -114,6 +114,12 @@ extension SignalProducer {
     /// `Signal.on(…)`. If the start ends before this producer sent a terminal event (the start is
     /// disposed of, or an operator further down ended it), the callbacks run for `interrupted`.
     /// `disposed` runs once, last, when the start's lifetime ends.
+    ///
+    /// Unlike ReactiveSwift, where disposal interrupts the upstream first, a disposed start's own
+    /// observers see `interrupted` before these callbacks run: operator chains on a producer are
+    /// fused, so disposal interrupts the produced signal directly. If the start is disposed of
+    /// while a callback runs on another thread, the `interrupted` callbacks and `disposed` run on
+    /// that thread as soon as it is done with its event.
     public func on(
         starting: (() -> Void)? = nil,
         started: (() -> Void)? = nil,
