@@ -122,10 +122,14 @@ final class OutcomeWaiter<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     private func receive(_ event: Signal<Value, Error>.Event) {
-        let (decided, interrupter, onDecided) = state.withLock { state in
+        let (decided, interrupter, onDecided, replaced) = state.withLock { state in
+            // A value the outcome lets go of (`last` keeps only the latest) is released here,
+            // after the lock, since its deinit is user code (O7).
+            let replaced = state.outcome.result
             let decided = state.outcome.handle(event)
-            return (decided, decided ? state.interrupter : nil, decided ? state.onDecided.take() : nil)
+            return (decided, decided ? state.interrupter : nil, decided ? state.onDecided.take() : nil, replaced)
         }
+        withExtendedLifetime(replaced) {}
         guard decided else { return }
         // The answer is known: stop the work (queued if it is running this observer, E6).
         if !event.isTerminating { interrupter?.dispose() }

@@ -48,26 +48,36 @@ public func defaultEventLog(identifier: String, event: String, fileName: String,
     print("[\(identifier)] \(event) fileName: \(fileName), functionName: \(functionName), lineNumber: \(lineNumber)")
 }
 
-/// Where and how `logEvents` records: everything except the event itself.
+/// Where and how `logEvents` records, and which kinds of events.
 private struct EventLogSite {
     let identifier: String
     let fileName: String
     let functionName: String
     let lineNumber: Int
     let logger: EventLogger
+    /// The raw values of the logged kinds (the two `LoggingEvent` enums share their names).
+    let kinds: Set<String>
 
     func record(_ description: String) {
         logger(identifier, description, fileName, functionName, lineNumber)
     }
 
     /// A callback logging `kind`, or `nil` when that kind is not logged.
-    func callback(_ kind: String, if isLogged: Bool) -> (() -> Void)? {
-        isLogged ? { record(kind) } : nil
+    func callback(_ kind: String) -> (() -> Void)? {
+        kinds.contains(kind) ? { record(kind) } : nil
     }
 
     /// A callback logging `kind` with its payload, or `nil` when that kind is not logged.
-    func callback<T>(_ kind: String, if isLogged: Bool) -> ((T) -> Void)? {
-        isLogged ? { record("\(kind) \($0)") } : nil
+    func callback<T>(_ kind: String) -> ((T) -> Void)? {
+        kinds.contains(kind) ? { record("\(kind) \($0)") } : nil
+    }
+
+    /// The `on(…)` callbacks that log the chosen signal events.
+    func eventCallbacks<Value, Error>() -> OnEventCallbacks<Value, Error> {
+        OnEventCallbacks(
+            event: nil, failed: callback("failed"), completed: callback("completed"),
+            interrupted: callback("interrupted"), terminated: callback("terminated"), value: callback("value")
+        )
     }
 }
 
@@ -86,16 +96,9 @@ extension Signal {
     ) -> Signal<Value, Error> {
         let site = EventLogSite(
             identifier: identifier, fileName: fileName, functionName: functionName,
-            lineNumber: lineNumber, logger: logger
+            lineNumber: lineNumber, logger: logger, kinds: Set(events.map(\.rawValue))
         )
-        return on(
-            failed: site.callback("failed", if: events.contains(.failed)),
-            completed: site.callback("completed", if: events.contains(.completed)),
-            interrupted: site.callback("interrupted", if: events.contains(.interrupted)),
-            terminated: site.callback("terminated", if: events.contains(.terminated)),
-            disposed: site.callback("disposed", if: events.contains(.disposed)),
-            value: site.callback("value", if: events.contains(.value))
-        )
+        return flatMapEvent(Event.on(site.eventCallbacks(), disposed: site.callback("disposed")))
     }
 }
 
@@ -115,17 +118,11 @@ extension SignalProducer {
     ) -> SignalProducer<Value, Error> {
         let site = EventLogSite(
             identifier: identifier, fileName: fileName, functionName: functionName,
-            lineNumber: lineNumber, logger: logger
+            lineNumber: lineNumber, logger: logger, kinds: Set(events.map(\.rawValue))
         )
         return on(
-            starting: site.callback("starting", if: events.contains(.starting)),
-            started: site.callback("started", if: events.contains(.started)),
-            failed: site.callback("failed", if: events.contains(.failed)),
-            completed: site.callback("completed", if: events.contains(.completed)),
-            interrupted: site.callback("interrupted", if: events.contains(.interrupted)),
-            terminated: site.callback("terminated", if: events.contains(.terminated)),
-            disposed: site.callback("disposed", if: events.contains(.disposed)),
-            value: site.callback("value", if: events.contains(.value))
+            starting: site.callback("starting"), started: site.callback("started"),
+            callbacks: site.eventCallbacks(), disposed: site.callback("disposed")
         )
     }
 }

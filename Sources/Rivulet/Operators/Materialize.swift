@@ -62,27 +62,20 @@ extension Signal.Event where Error == Never {
     }
 
     /// The stage behind `dematerializeResults`: a `success` becomes a value, a `failure` ends
-    /// the stream with that error; anything after a failure is ignored.
+    /// the stream with that error; anything after a failure is ignored. It is `dematerialize`
+    /// with each result read as the event it stands for.
     @inlinable
     static func dematerializeResultValues<U, F>() -> EventTransform<Value, Never, U, F>
     where Value == Result<U, F> {
-        { downstream, _ in
-            var terminated = false
+        { downstream, lifetime in
+            let dematerialize = Signal<Signal<U, F>.Event, Never>.Event.dematerializeEvents()(downstream, lifetime)
             return { event in
-                if terminated { return }
-                switch event {
-                case let .value(.success(value)): downstream(.value(value))
-                case let .value(.failure(error)):
-                    terminated = true
-                    downstream(.failed(error))
-                case let .failed(never): switch never {}
-                case .completed:
-                    terminated = true
-                    downstream(.completed)
-                case .interrupted:
-                    terminated = true
-                    downstream(.interrupted)
-                }
+                dematerialize(event.map { result in
+                    switch result {
+                    case let .success(value): .value(value)
+                    case let .failure(error): .failed(error)
+                    }
+                })
             }
         }
     }

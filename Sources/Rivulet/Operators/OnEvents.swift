@@ -1,3 +1,5 @@
+import Synchronization
+
 // on(event:failed:completed:interrupted:terminated:disposed:value:) and the producer form with
 // starting/started
 
@@ -112,6 +114,12 @@ extension SignalProducer {
     /// `Signal.on(…)`. If the start ends before this producer sent a terminal event (the start is
     /// disposed of, or an operator further down ended it), the callbacks run for `interrupted`.
     /// `disposed` runs once, last, when the start's lifetime ends.
+    ///
+    /// Unlike ReactiveSwift, where disposal interrupts the upstream first, a disposed start's own
+    /// observers see `interrupted` before these callbacks run: operator chains on a producer are
+    /// fused, so disposal interrupts the produced signal directly. If the start is disposed of
+    /// while a callback runs on another thread, the `interrupted` callbacks and `disposed` run on
+    /// that thread as soon as it is done with its event.
     public func on(
         starting: (() -> Void)? = nil,
         started: (() -> Void)? = nil,
@@ -123,64 +131,117 @@ extension SignalProducer {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> SignalProducer<Value, Error> {
-        let callbacks = OnEventCallbacks(
-            event: event, failed: failed, completed: completed, interrupted: interrupted,
-            terminated: terminated, value: value
+        on(
+            starting: starting, started: started,
+            callbacks: OnEventCallbacks(
+                event: event, failed: failed, completed: completed, interrupted: interrupted,
+                terminated: terminated, value: value
+            ),
+            disposed: disposed
         )
-        return .fused({ downstream, lifetime in
-            let inbox = OnEventsStage.start(callbacks, disposed: disposed, downstream: downstream, lifetime: lifetime)
+    }
+
+    /// `on(…)` with the per-event callbacks already gathered (also used by `logEvents`).
+    func on(
+        starting: (() -> Void)?,
+        started: (() -> Void)?,
+        callbacks: OnEventCallbacks<Value, Error>,
+        disposed: (() -> Void)?
+    ) -> SignalProducer<Value, Error> {
+        .fused({ downstream, lifetime in
+            let stage = OnEventsStage(callbacks, disposed: disposed, downstream: downstream)
+            lifetime.observeEnded { stage.end() }
             starting?()
-            self.startInstance({ inbox.send(.event($0)) }, lifetime)
+            self.startInstance(stage.receive, lifetime)
             started?()
         })
     }
 }
 
-/// What the producer form of `on(…)` serializes: the upstream's events and the end of the start.
-@usableFromInline
-enum OnEventsInput<Value, Error: Swift.Error> {
-    case event(Signal<Value, Error>.Event)
-    /// The start's lifetime has ended.
-    case ended
-}
-
-/// The producer stage of `on(…)`.
+/// The producer stage of `on(…)`, one per start.
 ///
-/// The end of a start can come from any thread (disposal) or from further down the chain, while
-/// the upstream may be sending; an inbox puts both in one order, so the callbacks never overlap
-/// and `disposed` always runs last.
+/// The start can end on any thread (disposal) or from further down the chain while an event is
+/// being handled. If it ends before a terminal event came through, the callbacks run for
+/// `interrupted`; `disposed` always runs last, and no callback overlaps another.
+///
+/// Events reach a sink one at a time, so only the end has to be ordered against them: `state`
+/// says whether an event is being handled (`busy`) and whether the start has ended. An end that
+/// comes in while an event is handled is left to that thread, which runs it as soon as the event
+/// is done (ReactiveSwift likewise hands a terminal event to the thread that is sending);
+/// otherwise the ending thread runs it at once. Two atomic operations per event, no lock, no
+/// allocation.
 @usableFromInline
-enum OnEventsStage {
+final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
+    // @unchecked Sendable: the stored closures and `hasTerminated` are touched only by the thread
+    // that holds the `busy` bit of `state` (taken with acquiring, given back with releasing
+    // ordering), so by one thread at a time, each seeing the writes of the one before.
+    private static var busy: UInt8 { 1 }
+    private static var ended: UInt8 { 2 }
+
+    private let state = Atomic<UInt8>(0)
+    private var callbacks: OnEventCallbacks<Value, Error>?
+    private var disposed: (() -> Void)?
+    private var downstream: EventSink<Value, Error>?
+    private var hasTerminated = false
+
     @usableFromInline
-    static func start<Value, Error>(
+    init(
         _ callbacks: OnEventCallbacks<Value, Error>,
         disposed: (() -> Void)?,
-        downstream: @escaping EventSink<Value, Error>,
-        lifetime: Lifetime
-    ) -> SerialInbox<OnEventsInput<Value, Error>> {
-        var hasTerminated = false
-        var inbox: SerialInbox<OnEventsInput<Value, Error>>?
-        let created = SerialInbox<OnEventsInput<Value, Error>> { input in
-            switch input {
-            case let .event(received):
-                if hasTerminated { return }
-                hasTerminated = received.isTerminating
-                callbacks.run(for: received)
-                downstream(received)
-            case .ended:
-                if !hasTerminated {
-                    hasTerminated = true
-                    callbacks.run(for: .interrupted)
-                    downstream(.interrupted)
-                }
-                disposed?()
-                // Releases the callbacks; nothing more is handled.
-                inbox?.close()
-                inbox = nil
-            }
+        downstream: @escaping EventSink<Value, Error>
+    ) {
+        self.callbacks = callbacks
+        self.disposed = disposed
+        self.downstream = downstream
+    }
+
+    /// An event of the upstream: runs the callbacks and forwards it, unless the start has ended.
+    @usableFromInline
+    func receive(_ event: Signal<Value, Error>.Event) {
+        guard state.compareExchange(expected: 0, desired: Self.busy, ordering: .acquiring).exchanged else {
+            return // the start has ended
         }
-        inbox = created
-        lifetime.observeEnded { created.send(.ended) }
-        return created
+        if !hasTerminated {
+            hasTerminated = event.isTerminating
+            callbacks?.run(for: event)
+            downstream?(event)
+        }
+        // Give the turn back, unless the start ended meanwhile: then the end is ours to run.
+        if !state.compareExchange(expected: Self.busy, desired: 0, ordering: .releasing).exchanged {
+            finish()
+        }
+    }
+
+    /// The start's lifetime has ended.
+    @usableFromInline
+    func end() {
+        var current: UInt8 = 0
+        while true {
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: Self.busy | Self.ended, ordering: .acquiringAndReleasing
+            )
+            if exchanged {
+                // Idle: run the end here. Busy: the thread handling an event runs it.
+                if original == 0 { finish() }
+                return
+            }
+            if original & Self.ended != 0 { return }
+            current = original
+        }
+    }
+
+    /// Runs the end, holding the `busy` bit for good: later events are ignored.
+    private func finish() {
+        if !hasTerminated {
+            hasTerminated = true
+            callbacks?.run(for: .interrupted)
+            downstream?(.interrupted)
+        }
+        let disposed = self.disposed
+        // Release the callbacks and the chain below: nothing more is handled.
+        callbacks = nil
+        self.disposed = nil
+        downstream = nil
+        disposed?()
     }
 }

@@ -112,3 +112,38 @@ extension Result {
     fileprivate var isSuccess: Bool { if case .success = self { true } else { false } }
     fileprivate var failure: Failure? { if case let .failure(error) = self { error } else { nil } }
 }
+
+/// A value that runs `onRelease` when its last reference goes.
+private final class ReleaseProbe: @unchecked Sendable {
+    // @unchecked Sendable: `onRelease` is set once, before the probe is shared.
+    let onRelease: () -> Void
+    init(_ onRelease: @escaping () -> Void) { self.onRelease = onRelease }
+    deinit { onRelease() }
+}
+
+@Suite struct BlockingWaiterTests {
+    @Test func aReplacedValueIsReleasedOutsideTheWaitersLock_O7() {
+        // `last` replaces its value at each value: the old one may run user code (a deinit) as it
+        // goes, which must not happen under the waiter's lock. Here that code reads the outcome,
+        // which takes the lock: under it, this would deadlock.
+        let finished = withWatchdog(seconds: 5, "releasing a replaced value") {
+            let box = Locked<OutcomeWaiter<ReleaseProbe, Never>?>(nil)
+            let released = Counter()
+            let waiter = OutcomeWaiter<ReleaseProbe, Never>(.last) {}
+            box.withLock { $0 = waiter }
+            let producer = SignalProducer<ReleaseProbe, Never> { observer, _ in
+                for _ in 0..<3 {
+                    observer.send(value: ReleaseProbe {
+                        _ = box.withLock { $0 }?.outcome
+                        released.increment()
+                    })
+                }
+                observer.sendCompleted()
+            }
+            waiter.start(producer)
+            precondition(released.value == 2)
+            box.withLock { $0 = nil }
+        }
+        #expect(finished)
+    }
+}

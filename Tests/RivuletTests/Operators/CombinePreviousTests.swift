@@ -35,6 +35,16 @@ import Testing
         #expect(pairs(events(of: script, throughProducer: { $0.combinePrevious(7) })) == [.value([7, 1]), .interrupted])
     }
 
+    @Test func eachStartPairsFromItsOwnFirstValue_P2() {
+        let producer = SignalProducer<Int, TestError>([1, 2]).combinePrevious()
+        let first = EventRecorder<(Int, Int), TestError>()
+        let second = EventRecorder<(Int, Int), TestError>()
+        producer.start(first.observer)
+        producer.start(second.observer)
+        #expect(pairs(first.events) == [.value([1, 2]), .completed])
+        #expect(pairs(second.events) == [.value([1, 2]), .completed])
+    }
+
     @Test func disposalStopsTheUpstream_P4() {
         expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.combinePrevious() }, producer: { $0.combinePrevious(0) })
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import Rivulet
 
@@ -122,6 +123,38 @@ private final class CallLog: @unchecked Sendable {
         #expect(log.all == ["value 1", "value 2", "interrupted", "disposed"])
     }
 
+    @Test func disposalDuringACallbackRunsTheEndOnTheSendingThreadRightAfter() {
+        // The disposing thread does not wait for the callback; the sending thread runs the end as
+        // soon as its event is done (as ReactiveSwift hands a terminal event to the sender).
+        let log = CallLog()
+        let inside = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let waited = Locked<DispatchTimeoutResult?>(nil)
+        let sender = Locked<ThreadID?>(nil)
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let disposable = signal.producer.on(
+            interrupted: { log.add("interrupted \(ThreadID.current == sender.withLock { $0 })") },
+            disposed: { log.add("disposed \(ThreadID.current == sender.withLock { $0 })") },
+            value: { value in
+                log.add("value \(value)")
+                if value == 1 {
+                    inside.signal()
+                    waited.withLock { $0 = proceed.wait(timeout: .now() + 5) }
+                }
+            }
+        ).start()
+        DispatchQueue.global().async {
+            inside.wait()
+            disposable.dispose()
+            proceed.signal()
+        }
+        sender.withLock { $0 = ThreadID.current }
+        input.send(value: 1)
+        input.send(value: 2)
+        #expect(waited.withLock { $0 } == .success)
+        #expect(log.all == ["value 1", "interrupted true", "disposed true"])
+    }
+
     @Test func producerCallbacksRunOncePerStart_P2() {
         let log = CallLog()
         let producer = loggedProducer(log)(SignalProducer<Int, Never>(value: 7))
@@ -161,7 +194,7 @@ private final class CallLog: @unchecked Sendable {
             let disposable = signal.producer.on(
                 terminated: { detector.enter(); log.add("terminated"); detector.leave() },
                 disposed: { detector.enter(); log.add("disposed"); detector.leave() },
-                value: { _ in detector.enter(); values.increment(); detector.leave() }
+                value: { _ in detector.enter(); values.increment(); log.add("value"); detector.leave() }
             ).start()
             let finished = withWatchdog(seconds: 20, "on(…) senders") {
                 runConcurrently(8) { thread in
@@ -176,8 +209,51 @@ private final class CallLog: @unchecked Sendable {
             }
             #expect(finished)
             #expect(detector.overlapCount == 0)
-            #expect(log.all == ["terminated", "disposed"])
+            // No value callback after the end, which runs once.
+            let entries = log.all
+            #expect(entries.suffix(2) == ["terminated", "disposed"])
+            #expect(entries.dropLast(2).allSatisfy { $0 == "value" })
+            #expect(entries.count - 2 == values.value)
             #expect(values.value <= 7 * 200)
+        }
+    }
+
+    @Test("on(…) stress: disposal from another thread while a synchronous producer sends")
+    func disposalRacingASynchronousProducer() {
+        for _ in 0..<50 {
+            let detector = OverlapDetector()
+            let log = CallLog()
+            let started = DispatchSemaphore(value: 0)
+            let disposable = Locked<Disposable?>(nil)
+            let producer = SignalProducer<Int, Never>(0..<20_000).on(
+                completed: { detector.enter(); log.add("completed"); detector.leave() },
+                interrupted: { detector.enter(); log.add("interrupted"); detector.leave() },
+                disposed: { detector.enter(); log.add("disposed"); detector.leave() },
+                value: { value in
+                    detector.enter()
+                    if value == 0 { started.signal() }
+                    log.add("value")
+                    detector.leave()
+                }
+            )
+            let finished = withWatchdog(seconds: 20, "on(…) with a synchronous producer") {
+                runConcurrently(2) { thread in
+                    if thread == 0 {
+                        producer.startWithSignal { signal, interrupter in
+                            signal.observe { _ in }
+                            disposable.withLock { $0 = interrupter }
+                        }
+                    } else {
+                        _ = started.wait(timeout: .now() + 5)
+                        disposable.withLock { $0 }?.dispose()
+                    }
+                }
+            }
+            #expect(finished)
+            #expect(detector.overlapCount == 0)
+            let entries = log.all
+            #expect(entries.suffix(2) == ["interrupted", "disposed"] || entries.suffix(2) == ["completed", "disposed"], "\(entries.suffix(4)) \(entries.count)")
+            #expect(entries.dropLast(2).allSatisfy { $0 == "value" })
         }
     }
 }

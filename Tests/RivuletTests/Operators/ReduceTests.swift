@@ -33,6 +33,16 @@ import Testing
                        yields: [.interrupted])
     }
 
+    @Test func eachStartBeginsFromTheInitialResult_P2() {
+        let producer = SignalProducer<Int, TestError>([1, 2]).reduce(into: [Int]()) { $0.append($1) }
+        let first = EventRecorder<[Int], TestError>()
+        let second = EventRecorder<[Int], TestError>()
+        producer.start(first.observer)
+        producer.start(second.observer)
+        #expect(first.events == [.value([1, 2]), .completed])
+        #expect(second.events == [.value([1, 2]), .completed])
+    }
+
     @Test func disposalStopsTheUpstream_P4() {
         expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.reduce(0, +) }, producer: { $0.reduce(into: 0) { $0 += $1 } })
     }

@@ -135,6 +135,47 @@ final class DrivenSource: @unchecked Sendable {
         #expect(other.ends.value == 1)
     }
 
+    @Test func observersAndValuesAreReleasedWhenEverythingIsGone_S5() {
+        let observerObject = WeakBox<Tracked>(nil)
+        let valueObject = WeakBox<Tracked>(nil)
+        let source = DrivenSource()
+        var replayed: SignalProducer<Tracked, TestError>? = source.producer.map { Tracked($0) }.replayLazily(upTo: 1)
+        var start: Disposable?
+        do {
+            let object = Tracked()
+            observerObject.object = object
+            start = replayed?.startWithValues { value in
+                _ = object
+                valueObject.object = value
+            }
+        }
+        source.send(.value(1))
+        // The start runs: its observer and the buffered value are kept.
+        #expect(observerObject.object != nil)
+        #expect(valueObject.object != nil)
+        start?.dispose()
+        #expect(observerObject.object == nil)
+        replayed = nil
+        #expect(valueObject.object == nil)
+        #expect(source.ends.value == 1)
+    }
+
+    @Test func aTerminatedUpstreamReleasesTheObserversOfItsStarts_S5() {
+        let observerObject = WeakBox<Tracked>(nil)
+        let source = DrivenSource()
+        let replayed = source.producer.replayLazily(upTo: 1)
+        do {
+            let object = Tracked()
+            observerObject.object = object
+            replayed.startWithValues { _ in _ = object }
+        }
+        source.send(.value(1))
+        #expect(observerObject.object != nil)
+        source.send(.completed)
+        #expect(observerObject.object == nil)
+        withExtendedLifetime(replayed) {}
+    }
+
     @Test func aStartFromInsideAnObserverGetsTheReplayAfterTheCurrentEvent_E6() {
         let source = DrivenSource()
         let replayed = source.producer.replayLazily(upTo: 1)
