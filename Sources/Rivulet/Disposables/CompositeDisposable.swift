@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A disposable that disposes of a group of disposables together.
 ///
 /// Adding to a composite that is already disposed of disposes of the addition at once.
@@ -10,8 +12,11 @@ public final class CompositeDisposable: Disposable {
     }
 
     private let state: Locked<State>
+    /// Mirrors `state.members == nil` so that `isDisposed` (which producers check before every
+    /// element of a sequence) costs one atomic load instead of a lock round-trip.
+    private let disposed = Atomic<Bool>(false)
 
-    public var isDisposed: Bool { state.withLock { $0.members == nil } }
+    public var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     /// An empty composite.
     public init() {
@@ -59,6 +64,7 @@ public final class CompositeDisposable: Disposable {
     public func dispose() {
         let members = state.withLock { state in
             defer { state.members = nil }
+            disposed.store(true, ordering: .releasing)
             return state.members
         }
         members?.forEach { $0.disposable.dispose() }
