@@ -39,7 +39,7 @@ MEANINGS = {
  33: "Turns a stream that cannot send values into one of any value type.",
  34: "Write a custom operator as a signal generator that observes its source.",
  35: "Forwards only the values that pass a test.",
- 36: "Drops a value equal to the one just before it.",
+ 36: "Drops a value equal (or equivalent) to the one received just before it.",
  37: "Drops any value seen before (by identity of the value or of a derived key).",
  38: "Drops the first n values.",
  39: "Drops values while a test holds, then forwards everything.",
@@ -84,11 +84,11 @@ MEANINGS = {
  80: "Sends the values gathered so far whenever a test on the array (and the next value) says so.",
  81: "Sends one value at completion: the accumulation of all values.",
  82: "Restarts the producer after it completes, n times in all.",
- 83: "Starts and blocks until the first / only / last value or the end (Rivulet adds non-blocking `async` forms).",
+ 83: "Starts and blocks until the first / only / last value or the end, as a `Result`; `awaitFirst()`, `awaitSingle()`, `awaitLast()` and `awaitCompletion()` wait without blocking a thread (cancelling the task disposes of the start).",
  85: "Runs side-effect closures for the signal's events and when its lifetime ends.",
  86: "Runs side-effect closures when a start begins and has begun, for its events, and when it ends.",
  87: "Logs the chosen kinds of events, with an identifier and source location, through a logger (prints by default).",
- 88: "Shares one start of the upstream among all starts, replaying up to n latest values to late starters.",
+ 88: "Shares one lazily started run of the upstream among all starts, replaying up to n latest values and the terminal event to later starts.",
  89: "Applies a signal operator to every start of a producer.",
  90: "Applies a binary signal operator to the starts of two producers.",
 }
@@ -131,5 +131,6 @@ for line in src:
 out += ["", "## Beyond ReactiveSwift", "",
         "- `combineLatest` and `zip` over any number of sources: the ReactiveSwift overloads for 2 to 10",
         "  sources and parameter-pack overloads for 11 or more share one implementation.",
-        "- Non-blocking `async` forms of `first()`, `last()` and `single()`.", ""]
+        "- `awaitFirst()`, `awaitSingle()`, `awaitLast()`, `awaitCompletion()`: the blocking aggregations",
+        "  awaited without blocking a thread.", ""]
 print("\n".join(out))
