@@ -86,4 +86,9 @@ import Testing
         #expect(recorder?.events.last == .completed)
         #expect(recorder?.threads.allSatisfy { $0 != ThreadID.current } == true)
     }
+
+    @Test func lateCallbacksDeliverNothingAfterDisposal_P4() {
+        expectLateCallbacksDeliverNothing([.value(1), .value(2), .completed]) { $0.delay(1, on: $1) }
+        expectLateCallbacksDeliverNothing([.value(1), .failed(TestError(1))]) { $0.delay(1, on: $1) }
+    }
 }

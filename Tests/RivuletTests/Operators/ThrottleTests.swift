@@ -150,4 +150,12 @@ import Testing
             yields: [.value(1), .value(2), .completed]
         )
     }
+
+    @Test func lateCallbacksDeliverNothingAfterDisposal_P4() {
+        expectLateCallbacksDeliverNothing([.value(1), .value(2)]) { $0.throttle(1, on: $1) }
+        expectLateCallbacksDeliverNothing([.value(1), .completed]) { $0.throttle(1, on: $1) }
+        expectLateCallbacksDeliverNothing([.value(1), .value(2)]) {
+            $0.throttle(while: SignalProducer<Bool, Never>(value: false), on: $1)
+        }
+    }
 }
