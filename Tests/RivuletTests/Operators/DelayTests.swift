@@ -91,4 +91,34 @@ import Testing
         expectLateCallbacksDeliverNothing([.value(1), .value(2), .completed]) { $0.delay(1, on: $1) }
         expectLateCallbacksDeliverNothing([.value(1), .failed(TestError(1))]) { $0.delay(1, on: $1) }
     }
+
+    /// The scheduler's thread is delivering (inside the stage) and its observer sends into the
+    /// source, while another thread is inside the source sending into the stage: neither may wait
+    /// for the other (E6; ReactiveSwift does not deadlock here either).
+    @Test func aFeedbackSendFromTheSchedulerDoesNotDeadlockWithAnotherSender_E6() {
+        let scheduler = QueueScheduler(name: "delay-feedback")
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let inObserver = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let recorder = EventRecorder<Int, Never>()
+        signal.delay(0, on: scheduler).observe { event in
+            recorder.record(event)
+            guard case let .value(value) = event else { return }
+            if value == 1 {
+                inObserver.signal()
+                proceed.wait()
+                input.send(value: 3)
+            }
+            if recorder.values.count == 3 { done.signal() }
+        }
+        input.send(value: 1)
+        inObserver.wait()
+        Thread { input.send(value: 2) }.start()
+        // Let the other sender reach the stage while the scheduler's thread is in the observer.
+        Thread.sleep(forTimeInterval: 0.1)
+        proceed.signal()
+        #expect(done.wait(timeout: .now() + 5) == .success, "deadlock")
+        #expect(recorder.values == [1, 2, 3])
+    }
 }
