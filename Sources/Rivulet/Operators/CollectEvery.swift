@@ -80,7 +80,8 @@ extension Signal.Event {
         skipEmpty: Bool,
         discardWhenCompleted: Bool
     ) -> EventTransform<Value, Error, [Value], Error> {
-        { downstream, lifetime in
+        interval.checkTickInterval(for: "collect(every:on:skipEmpty:discardWhenCompleted:)")
+        return { downstream, lifetime in
             var state = CollectEveryState<Value, Error>(skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted)
             let stage = TimedStage<Value, Error, [Value], Error>(downstream: downstream, lifetime: lifetime) { stage, input in
                 let command: CollectEveryState<Value, Error>.Command

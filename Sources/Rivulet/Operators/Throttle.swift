@@ -132,13 +132,13 @@ extension Signal.Event {
     }
 
     /// The gate behind `throttle(while:on:)`, before its hop onto the scheduler: `shouldThrottle`
-    /// and upstream enter through one inbox.
+    /// and upstream enter through one mailbox (which never makes either wait for the other).
     static func throttle(
         while shouldThrottle: SignalProducer<Bool, Never>
     ) -> EventTransform<Value, Error, Value, Error> {
         { downstream, lifetime in
             var state = ThrottleWhileState<Value, Error>()
-            let inbox = SerialInbox<ThrottleWhileState<Value, Error>.Input> { input in
+            let inbox = StageMailbox<ThrottleWhileState<Value, Error>.Input> { input in
                 switch input {
                 case let .upstream(event):
                     if let event = state.receive(event) { downstream(event) }

@@ -31,6 +31,7 @@ extension SignalProducer where Value == Date, Error == Never {
         on scheduler: DateScheduler,
         leeway: DispatchTimeInterval
     ) -> SignalProducer<Date, Never> {
+        interval.checkTickInterval(for: "timer(interval:on:leeway:)")
         precondition((leeway.nanosecondCount ?? .max) >= 0, "Rivulet: timer(interval:on:leeway:) needs a non-negative leeway, got \(leeway)")
         return .fused({ downstream, lifetime in
             let inbox = SerialInbox<Void> { _ in downstream(.value(scheduler.currentDate)) }
@@ -60,7 +61,8 @@ extension SignalProducer where Error == Never {
         interval: DispatchTimeInterval,
         on scheduler: DateScheduler
     ) -> SignalProducer<S.Element, Error> where S.Element == Value {
-        .fused({ downstream, lifetime in
+        interval.checkTickInterval(for: "interval(_:interval:on:)")
+        return .fused({ downstream, lifetime in
             let timer = SerialDisposable()
             lifetime += timer
             var iterator: S.Iterator? = values.makeIterator()
@@ -93,6 +95,22 @@ extension SignalProducer where Error == Never {
         _ interval: DispatchTimeInterval,
         on scheduler: DateScheduler
     ) -> SignalProducer<Int, Never> where Value == Int {
-        .interval(0..., interval: interval, on: scheduler)
+        interval.checkTickInterval(for: "interval(_:on:)")
+        return .interval(0..., interval: interval, on: scheduler)
+    }
+}
+
+extension DispatchTimeInterval {
+    /// Stops with a precondition failure naming `operatorName` unless this interval can pace a
+    /// repeating tick: positive and not `.never`.
+    ///
+    /// Checked when the producer or signal is built, so the failure points at the call that asked
+    /// for it rather than at a scheduler deep inside a start. ReactiveSwift accepts 0 and then
+    /// ticks endlessly at one instant; Rivulet rejects it (and `.never`, which would never tick).
+    func checkTickInterval(for operatorName: String) {
+        guard let nanoseconds = nanosecondCount else {
+            preconditionFailure("Rivulet: \(operatorName) needs an interval that ticks; .never never does")
+        }
+        precondition(nanoseconds > 0, "Rivulet: \(operatorName) needs a positive interval, got \(self)")
     }
 }

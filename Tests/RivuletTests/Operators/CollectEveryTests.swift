@@ -91,4 +91,25 @@ import Testing
         #expect(fromSignal.events == [.value([1]), .value([2]), .completed])
         #expect(fromProducer.events == fromSignal.events)
     }
+
+    @Test func lateTicksDeliverNothingAfterDisposal_P4() {
+        expectLateCallbacksDeliverNothing([.value(1)]) { $0.collect(every: .seconds(1), on: $1).map(\.count) }
+        expectLateCallbacksDeliverNothing([.value(1), .completed]) {
+            $0.collect(every: .seconds(1), on: $1, discardWhenCompleted: false).map(\.count)
+        }
+        expectLateCallbacksDeliverNothing([.value(1), .failed(TestError(2))]) {
+            $0.collect(every: .seconds(1), on: $1).map(\.count)
+        }
+    }
+
+    @Test func aNonPositiveIntervalIsAProgrammingErrorNamingTheOperator() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = SignalProducer<Int, Never>.never.collect(every: .seconds(0), on: TestScheduler())
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("collect(every:on:skipEmpty:discardWhenCompleted:) needs a positive interval"))
+        await #expect(processExitsWith: .failure) {
+            _ = Signal<Int, Never>.never.collect(every: .never, on: TestScheduler())
+        }
+    }
 }

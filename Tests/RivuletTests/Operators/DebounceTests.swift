@@ -103,6 +103,14 @@ import Testing
             yields: [.value(1), .failed(TestError(2))]
         )
     }
+
+    @Test func lateCallbacksDeliverNothingAfterDisposal_P4() {
+        expectLateCallbacksDeliverNothing([.value(1)]) { $0.debounce(1, on: $1) }
+        expectLateCallbacksDeliverNothing([.value(1), .completed]) {
+            $0.debounce(1, on: $1, discardWhenCompleted: false)
+        }
+        expectLateCallbacksDeliverNothing([.value(1), .interrupted]) { $0.debounce(1, on: $1) }
+    }
 }
 
 @Suite struct DebounceStressTests {

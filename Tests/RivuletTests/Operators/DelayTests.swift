@@ -86,4 +86,81 @@ import Testing
         #expect(recorder?.events.last == .completed)
         #expect(recorder?.threads.allSatisfy { $0 != ThreadID.current } == true)
     }
+
+    @Test func lateCallbacksDeliverNothingAfterDisposal_P4() {
+        expectLateCallbacksDeliverNothing([.value(1), .value(2), .completed]) { $0.delay(1, on: $1) }
+        expectLateCallbacksDeliverNothing([.value(1), .failed(TestError(1))]) { $0.delay(1, on: $1) }
+    }
+
+    /// The scheduler's thread is delivering (inside the stage) and its observer sends into the
+    /// source, while another thread is inside the source sending into the stage: neither may wait
+    /// for the other (E6; ReactiveSwift does not deadlock here either).
+    @Test func aFeedbackSendFromTheSchedulerDoesNotDeadlockWithAnotherSender_E6() {
+        let scheduler = QueueScheduler(name: "delay-feedback")
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let inObserver = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let recorder = EventRecorder<Int, Never>()
+        signal.delay(0, on: scheduler).observe { event in
+            recorder.record(event)
+            guard case let .value(value) = event else { return }
+            if value == 1 {
+                inObserver.signal()
+                proceed.wait()
+                input.send(value: 3)
+            }
+            if recorder.values.count == 3 { done.signal() }
+        }
+        input.send(value: 1)
+        inObserver.wait()
+        Thread { input.send(value: 2) }.start()
+        // Let the other sender reach the stage while the scheduler's thread is in the observer.
+        Thread.sleep(forTimeInterval: 0.1)
+        proceed.signal()
+        #expect(done.wait(timeout: .now() + 5) == .success, "deadlock")
+        #expect(recorder.values == [1, 2, 3])
+    }
+}
+
+@Suite struct DelayStressTests {
+    /// 8 threads send into the source while the scheduler's thread, delivering, sends feedback
+    /// values into the same source: nothing is lost, delivery stays serial and on the queue,
+    /// and nobody deadlocks (E5, E6).
+    @Test func concurrentSendersAndFeedbackFromTheSchedulerLoseNothing() {
+        let scheduler = QueueScheduler(name: "delay-stress")
+        let key = DispatchSpecificKey<Int>()
+        scheduler.queue.setSpecific(key: key, value: 1)
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let overlap = OverlapDetector()
+        let recorder = EventRecorder<Int, Never>()
+        let offQueue = Counter()
+        let allValues = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let expected = 8 * 200 + 8 * 20
+        signal.delay(0, on: scheduler).observe { event in
+            overlap.enter()
+            recorder.record(event)
+            if DispatchQueue.getSpecific(key: key) != 1 { offQueue.increment() }
+            overlap.leave()
+            if case let .value(value) = event {
+                // Every tenth value comes back once, as a negative value.
+                if value >= 0 && value % 10 == 0 { input.send(value: -1 - value) }
+                if recorder.values.count == expected { allValues.signal() }
+            }
+            if event.isTerminating { done.signal() }
+        }
+        runConcurrently(8) { thread in
+            for index in 0..<200 { input.send(value: thread * 1_000 + index) }
+        }
+        #expect(waitFor(allValues), "deadlock or lost values")
+        input.sendCompleted()
+        #expect(waitFor(done))
+        let values = recorder.values
+        #expect(values.count == expected)
+        #expect(Set(values).count == expected)
+        #expect(recorder.terminalCount == 1)
+        #expect(overlap.overlapCount == 0)
+        #expect(offQueue.value == 0)
+    }
 }

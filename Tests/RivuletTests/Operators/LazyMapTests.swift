@@ -87,4 +87,15 @@ import Testing
             yields: [.value(2), .value(4), .completed]
         )
     }
+
+    @Test func lateCallbacksNeitherTransformNorDeliverAfterDisposal_P4() {
+        let transformed = Counter()
+        let transform: @Sendable (Int) -> Int = { value in
+            transformed.increment()
+            return value
+        }
+        expectLateCallbacksDeliverNothing([.value(1), .value(2)]) { $0.lazyMap(on: $1, transform: transform) }
+        expectLateCallbacksDeliverNothing([.value(1), .completed]) { $0.lazyMap(on: $1, transform: transform) }
+        #expect(transformed.value == 0)
+    }
 }

@@ -98,6 +98,10 @@ import Testing
         #expect(recorder.values == Array(0..<500))
         #expect(overlap.overlapCount == 0)
     }
+
+    @Test func lateCallbacksDeliverNothingAfterDisposal_P4() {
+        expectLateCallbacksDeliverNothing([.value(1), .value(2), .completed]) { $0.observe(on: $1) }
+    }
 }
 
 @Suite struct ObserveOnStressTests {

@@ -107,4 +107,10 @@ import Testing
         disposable.dispose()
         #expect(upstream.ends.value == 2)
     }
+
+    @Test func aLateRetryCallbackStartsNothingAfterDisposal_P4() {
+        expectLateCallbacksDeliverNothing([.value(1), .failed(TestError(1))], before: [.value(1)]) {
+            $0.retry(upTo: 2, interval: 1, on: $1)
+        }
+    }
 }

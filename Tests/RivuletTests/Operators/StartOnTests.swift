@@ -66,4 +66,8 @@ import Testing
         #expect(first.events == [.value(1), .completed])
         #expect(second.events == [.value(1), .completed])
     }
+
+    @Test func aLateStartCallbackStartsNothingAfterDisposal_P4() {
+        expectLateCallbacksDeliverNothing([]) { $0.start(on: $1) }
+    }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
@@ -149,5 +150,51 @@ import Testing
             producer: { $0.throttle(while: SignalProducer<Bool, Never>(value: false), on: scheduler) },
             yields: [.value(1), .value(2), .completed]
         )
+    }
+
+    @Test func lateCallbacksDeliverNothingAfterDisposal_P4() {
+        expectLateCallbacksDeliverNothing([.value(1), .value(2)]) { $0.throttle(1, on: $1) }
+        expectLateCallbacksDeliverNothing([.value(1), .completed]) { $0.throttle(1, on: $1) }
+        expectLateCallbacksDeliverNothing([.value(1), .value(2)]) {
+            $0.throttle(while: SignalProducer<Bool, Never>(value: false), on: $1)
+        }
+    }
+
+    /// The thread delivering a value through the gate sends into the condition while another
+    /// thread, inside the condition's delivery, sends into the gate: neither waits for the other (E6).
+    @Test func throttleWhileFeedbackIntoTheConditionDoesNotDeadlock_E6() {
+        let (condition, setCondition) = Signal<Bool, Never>.pipe()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let inObserver = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let recorder = EventRecorder<Int, Never>()
+        signal.throttle(while: condition, on: ImmediateScheduler()).observe { event in
+            recorder.record(event)
+            if case .value(1) = event {
+                inObserver.signal()
+                proceed.wait()
+                setCondition.send(value: false)
+            }
+        }
+        let first = DispatchSemaphore(value: 0)
+        Thread {
+            input.send(value: 1)
+            first.signal()
+        }.start()
+        inObserver.wait()
+        let other = DispatchSemaphore(value: 0)
+        Thread {
+            setCondition.send(value: true)
+            other.signal()
+        }.start()
+        // Let the other thread reach the gate while the first is in the observer.
+        Thread.sleep(forTimeInterval: 0.1)
+        proceed.signal()
+        let firstFinished = waitFor(first, seconds: 5)
+        let otherFinished = waitFor(other, seconds: 5)
+        #expect(firstFinished && otherFinished, "deadlock")
+        guard firstFinished && otherFinished else { return }
+        input.send(value: 2)
+        #expect(recorder.values == [1, 2])
     }
 }

@@ -105,3 +105,64 @@ func recordUntilTerminated<Value, Error>(
     }
     return waitFor(done, seconds: seconds) ? recorder : nil
 }
+
+/// A date scheduler that keeps every action until `runAll()` and cannot cancel any (it returns
+/// `nil`): it plays a scheduler whose callback was already on its way when the stream ended, so
+/// tests can check that such a late callback delivers nothing and runs no user code.
+final class UncancellableScheduler: DateScheduler {
+    private let actions = Locked<[@Sendable () -> Void]>([])
+
+    var currentDate: Date { Date(timeIntervalSinceReferenceDate: 0) }
+
+    /// How many actions wait for `runAll()`.
+    var pendingCount: Int { actions.withLock { $0.count } }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
+        actions.withLock { $0.append(action) }
+        return nil
+    }
+
+    func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? {
+        schedule(action)
+    }
+
+    /// Keeps the action for one run: `runAll()` runs it once.
+    func schedule(
+        after date: Date,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval,
+        action: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        schedule(action)
+    }
+
+    /// Runs every action kept so far, once, in the order they were scheduled.
+    func runAll() {
+        let taken = actions.withLock { actions in
+            defer { actions = [] }
+            return actions
+        }
+        for action in taken { action() }
+    }
+}
+
+/// Starts `apply(upstream)`, sends `script` from upstream, disposes of the start, then runs the
+/// callbacks `scheduler` could not cancel: the start must have ended with `interrupted` alone
+/// after whatever was delivered before the disposal (`before`), and the upstream must be stopped.
+func expectLateCallbacksDeliverNothing(
+    _ script: [Signal<Int, TestError>.Event],
+    before: [Signal<Int, TestError>.Event] = [],
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ apply: (SignalProducer<Int, TestError>, UncancellableScheduler) -> SignalProducer<Int, TestError>
+) {
+    let scheduler = UncancellableScheduler()
+    let upstream = ManualProducer<Int, TestError>()
+    let recorder = EventRecorder<Int, TestError>()
+    let disposable = apply(upstream.producer, scheduler).start(recorder.observer)
+    for event in script { upstream.send(event) }
+    #expect(scheduler.pendingCount > 0, "nothing was scheduled: the test proves nothing", sourceLocation: sourceLocation)
+    disposable.dispose()
+    scheduler.runAll()
+    #expect(recorder.events == before + [.interrupted], sourceLocation: sourceLocation)
+    #expect(upstream.ends.value == upstream.starts.value, sourceLocation: sourceLocation)
+}

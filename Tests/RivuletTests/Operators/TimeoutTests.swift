@@ -73,4 +73,10 @@ import Testing
         #expect(upstream.ends.value == 1)
         #expect(scheduler.pendingActionCount == 0)
     }
+
+    @Test func aLateTimeoutDeliversNothingAfterDisposal_P4() {
+        expectLateCallbacksDeliverNothing([.value(1)], before: [.value(1)]) {
+            $0.timeout(after: 1, raising: TestError(1), on: $1)
+        }
+    }
 }

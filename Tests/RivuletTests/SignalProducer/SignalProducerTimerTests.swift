@@ -58,4 +58,33 @@ import Testing
         #expect(recorder?.events == [.value(1), .value(2), .value(3), .completed])
         #expect(recorder?.threads.contains(ThreadID.current) == false)
     }
+
+    @Test func lateTicksDeliverNothingAfterDisposal_P4() {
+        let scheduler = UncancellableScheduler()
+        let dates = EventRecorder<Date, Never>()
+        let numbers = EventRecorder<Int, Never>()
+        let timer = SignalProducer.timer(interval: .seconds(1), on: scheduler).start(dates.observer)
+        let counter = SignalProducer.interval(.seconds(1), on: scheduler).start(numbers.observer)
+        #expect(scheduler.pendingCount == 2)
+        timer.dispose()
+        counter.dispose()
+        scheduler.runAll()
+        #expect(dates.events == [.interrupted])
+        #expect(numbers.events == [.interrupted])
+    }
+
+    @Test func aNonPositiveIntervalIsAProgrammingErrorNamingTheOperator() async throws {
+        // Rejected when the producer is built, not when a scheduler meets the interval.
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = SignalProducer.timer(interval: .seconds(0), on: TestScheduler())
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("timer(interval:on:leeway:) needs a positive interval"))
+        await #expect(processExitsWith: .failure) {
+            _ = SignalProducer<Int, Never>.interval(.milliseconds(-5), on: TestScheduler())
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = SignalProducer<Int, Never>.interval([1, 2], interval: .never, on: TestScheduler())
+        }
+    }
 }
