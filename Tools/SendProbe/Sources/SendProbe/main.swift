@@ -116,10 +116,26 @@ do {
             if let current { sink.total &+= current }
         }
     }
+    perValue("8 map/filter, direct arithmetic (baseline)", values: 2_000_000) { count in
+        for value in 0..<count {
+            let first = value &+ 1
+            guard first >= 0 else { continue }
+            let second = first &* 3
+            guard second != -7 else { continue }
+            let third = second &- 2
+            guard third >= 0 else { continue }
+            let fourth = third &+ 5
+            guard fourth != -7 else { continue }
+            sink.total &+= fourth
+        }
+    }
     let (signal, input) = Signal<Int, Never>.pipe()
     eightStages(signal).observeValues { sink.total &+= $0 }
     perValue("8 map/filter on a Signal", values: 500_000) { count in
         for value in 0..<count { input.send(value: value) }
+    }
+    perValue("no operator on a SignalProducer (the produced signal alone)", values: 2_000_000) { count in
+        SignalProducer<Int, Never>(0..<count).startWithValues { sink.total &+= $0 }
     }
     perValue("8 map/filter on a SignalProducer (fused)", values: 2_000_000) { count in
         eightStages(SignalProducer<Int, Never>(0..<count)).startWithValues { sink.total &+= $0 }
