@@ -9,17 +9,9 @@ import Foundation
 
 /// The state of `collect(every:on:skipEmpty:discardWhenCompleted:)`: the values gathered since
 /// the last tick.
-struct CollectEveryState<Value, Error: Swift.Error> {
-    /// What the driver must do after an input.
-    enum Command {
-        case none
-        /// Send these values.
-        case emit([Value])
-        /// Send these values (if any), then complete.
-        case emitAndComplete([Value]?)
-        /// Stop the timer and schedule the terminal hop.
-        case cancelTimerAndHop
-    }
+struct CollectEveryState<Value, Error: Swift.Error>: TimedStateMachine {
+    typealias Output = [Value]
+    typealias OutputError = Error
 
     let skipEmpty: Bool
     let discardWhenCompleted: Bool
@@ -33,7 +25,8 @@ struct CollectEveryState<Value, Error: Swift.Error> {
         self.discardWhenCompleted = discardWhenCompleted
     }
 
-    mutating func receive(_ event: Signal<Value, Error>.Event) -> Command {
+    /// An upstream event; the clock is not needed (ticks are periodic).
+    mutating func receive(_ event: Signal<Value, Error>.Event, now _: () -> Date) -> Command {
         switch event {
         case let .value(value):
             values.append(value)
@@ -57,7 +50,8 @@ struct CollectEveryState<Value, Error: Swift.Error> {
         }
     }
 
-    mutating func tick() -> Command {
+    /// The periodic timer ticked.
+    mutating func timerFired(generation _: UInt64) -> Command {
         var batch: [Value]?
         if !skipEmpty || !values.isEmpty {
             batch = values
@@ -66,7 +60,7 @@ struct CollectEveryState<Value, Error: Swift.Error> {
         if completesAtNextTick {
             return .emitAndComplete(batch)
         }
-        return batch.map(Command.emit) ?? .none
+        return batch.map { .emit(.value($0)) } ?? .none
     }
 }
 
@@ -82,27 +76,12 @@ extension Signal.Event {
     ) -> EventTransform<Value, Error, [Value], Error> {
         interval.checkTickInterval(for: "collect(every:on:skipEmpty:discardWhenCompleted:)")
         return { downstream, lifetime in
-            var state = CollectEveryState<Value, Error>(skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted)
-            let stage = TimedStage<Value, Error, [Value], Error>(downstream: downstream, lifetime: lifetime) { stage, input in
-                let command: CollectEveryState<Value, Error>.Command
-                switch input {
-                case let .upstream(event): command = state.receive(event)
-                case .timer: command = state.tick()
-                case .hop:
-                    if let terminal = state.terminal { stage.emit(terminal) }
-                    return
-                }
-                switch command {
-                case .none: break
-                case let .emit(values): stage.emit(.value(values))
-                case let .emitAndComplete(values):
-                    if let values { stage.emit(.value(values)) }
-                    stage.emit(.completed)
-                case .cancelTimerAndHop:
-                    stage.timer.inner = nil
-                    stage.scheduleHop(on: scheduler)
-                }
-            }
+            let stage = TimedStage.running(
+                CollectEveryState<Value, Error>(skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted),
+                on: scheduler,
+                downstream: downstream,
+                lifetime: lifetime
+            )
             stage.scheduleRepeatingTimer(
                 at: scheduler.currentDate.addingTimeInterval(interval),
                 interval: interval,

@@ -7,19 +7,9 @@ import Foundation
 // MARK: State machine
 
 /// The state of `debounce`: the latest value, waiting for a quiet `interval`.
-struct DebounceState<Value, Error: Swift.Error> {
-    /// What the driver must do after an input.
-    enum Command {
-        case none
-        /// Replace the timer by one at this date, with this generation.
-        case scheduleTimer(Date, generation: UInt64)
-        /// Cancel the timer and schedule the terminal hop.
-        case cancelTimerAndHop
-        /// Send this value downstream.
-        case emit(Value)
-        /// Send this value, then complete.
-        case emitAndComplete(Value)
-    }
+struct DebounceState<Value, Error: Swift.Error>: TimedStateMachine {
+    typealias Output = Value
+    typealias OutputError = Error
 
     let interval: TimeInterval
     let discardWhenCompleted: Bool
@@ -35,9 +25,10 @@ struct DebounceState<Value, Error: Swift.Error> {
         self.discardWhenCompleted = discardWhenCompleted
     }
 
-    mutating func receive(_ event: Signal<Value, Error>.Event, now: Date) -> Command {
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Command {
         switch event {
         case let .value(value):
+            let now = now()
             pending = value
             lastUpdated = now
             generation &+= 1
@@ -64,7 +55,7 @@ struct DebounceState<Value, Error: Swift.Error> {
     mutating func timerFired(generation fired: UInt64) -> Command {
         guard fired == generation, let value = pending else { return .none }
         pending = nil
-        return completesAfterPending ? .emitAndComplete(value) : .emit(value)
+        return completesAfterPending ? .emitAndComplete(value) : .emit(.value(value))
     }
 }
 
@@ -79,29 +70,12 @@ extension Signal.Event {
     ) -> EventTransform<Value, Error, Value, Error> {
         precondition(interval >= 0, "Rivulet: debounce(_:on:) needs a non-negative interval, got \(interval)")
         return { downstream, lifetime in
-            var state = DebounceState<Value, Error>(interval: interval, discardWhenCompleted: discardWhenCompleted)
-            let stage = TimedStage<Value, Error, Value, Error>(downstream: downstream, lifetime: lifetime) { stage, input in
-                let command: DebounceState<Value, Error>.Command
-                switch input {
-                case let .upstream(event): command = state.receive(event, now: scheduler.currentDate)
-                case let .timer(generation): command = state.timerFired(generation: generation)
-                case .hop:
-                    if let terminal = state.terminal { stage.emit(terminal) }
-                    return
-                }
-                switch command {
-                case .none: break
-                case let .scheduleTimer(date, generation): stage.scheduleTimer(at: date, on: scheduler, generation: generation)
-                case .cancelTimerAndHop:
-                    stage.timer.inner = nil
-                    stage.scheduleHop(on: scheduler)
-                case let .emit(value): stage.emit(.value(value))
-                case let .emitAndComplete(value):
-                    stage.emit(.value(value))
-                    stage.emit(.completed)
-                }
-            }
-            return stage.upstreamSink
+            TimedStage.running(
+                DebounceState<Value, Error>(interval: interval, discardWhenCompleted: discardWhenCompleted),
+                on: scheduler,
+                downstream: downstream,
+                lifetime: lifetime
+            ).upstreamSink
         }
     }
 }

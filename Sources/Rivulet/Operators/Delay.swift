@@ -10,31 +10,25 @@ import Foundation
 ///
 /// Values and completion are each due `interval` after they arrived; a failure or interruption
 /// skips the queue and hops onto the scheduler at once (E2, E4).
-struct DelayState<Value, Error: Swift.Error> {
-    /// What the driver must do after an input.
-    enum Command {
-        case none
-        /// Schedule a callback at this date for the event just queued.
-        case enqueueTimer(Date)
-        /// Schedule the terminal hop.
-        case hop
-        /// Send this event downstream.
-        case emit(Signal<Value, Error>.Event)
-    }
+struct DelayState<Value, Error: Swift.Error>: TimedStateMachine {
+    typealias Output = Value
+    typealias OutputError = Error
+
+    static var queuesTimers: Bool { true }
 
     let interval: TimeInterval
     private var pending = FIFOQueue<Signal<Value, Error>.Event>()
-    private var terminal: Signal<Value, Error>.Event?
+    private(set) var terminal: Signal<Value, Error>.Event?
 
     init(interval: TimeInterval) {
         self.interval = interval
     }
 
-    mutating func receive(_ event: Signal<Value, Error>.Event, now: Date) -> Command {
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Command {
         switch event {
         case .value, .completed:
             pending.append(event)
-            return .enqueueTimer(now.addingTimeInterval(interval))
+            return .enqueueTimer(now().addingTimeInterval(interval))
         case .failed, .interrupted:
             terminal = event
             return .hop
@@ -43,7 +37,7 @@ struct DelayState<Value, Error: Swift.Error> {
 
     /// The oldest queued event is due (callbacks run in the order they were scheduled, and each
     /// delivers the oldest event, so the order holds even if the scheduler reorders them).
-    mutating func timerFired() -> Command {
+    mutating func timerFired(generation _: UInt64) -> Command {
         pending.popFirst().map(Command.emit) ?? .none
     }
 
@@ -66,24 +60,12 @@ extension Signal.Event {
     ) -> EventTransform<Value, Error, Value, Error> {
         precondition(interval >= 0, "Rivulet: delay(_:on:) needs a non-negative interval, got \(interval)")
         return { downstream, lifetime in
-            var state = DelayState<Value, Error>(interval: interval)
-            let stage = TimedStage<Value, Error, Value, Error>(downstream: downstream, lifetime: lifetime) { stage, input in
-                let command: DelayState<Value, Error>.Command
-                switch input {
-                case let .upstream(event): command = state.receive(event, now: scheduler.currentDate)
-                case .timer:
-                    stage.queuedTimers.removeFirst()
-                    command = state.timerFired()
-                case .hop: command = state.hopDue()
-                }
-                switch command {
-                case .none: break
-                case let .enqueueTimer(date): stage.enqueueTimer(at: date, on: scheduler, generation: 0)
-                case .hop: stage.scheduleHop(on: scheduler)
-                case let .emit(event): stage.emit(event)
-                }
-            }
-            return stage.upstreamSink
+            TimedStage.running(
+                DelayState<Value, Error>(interval: interval),
+                on: scheduler,
+                downstream: downstream,
+                lifetime: lifetime
+            ).upstreamSink
         }
     }
 }

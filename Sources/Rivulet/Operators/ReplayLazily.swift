@@ -10,33 +10,8 @@
 
 // MARK: State machine
 
-/// The latest values of a stream, at most `capacity` of them, oldest first.
-struct ReplayBuffer<Value> {
-    let capacity: Int
-    private var storage: ContiguousArray<Value> = []
-    /// Where the oldest value is once the storage is full (it is then used as a ring).
-    private var oldest = 0
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    mutating func append(_ value: Value) {
-        guard capacity > 0 else { return }
-        if storage.count < capacity {
-            storage.append(value)
-        } else {
-            storage[oldest] = value
-            oldest = oldest + 1 == capacity ? 0 : oldest + 1
-        }
-    }
-
-    /// The values, oldest first.
-    var values: ContiguousArray<Value> {
-        if oldest == 0 { return storage }
-        return ContiguousArray(storage[oldest...]) + storage[..<oldest]
-    }
-}
+/// The replay buffer under its earlier name (the unit tests use it).
+typealias ReplayBuffer<Value> = RingBuffer<Value>
 
 /// The decisions of `replayLazily`, free of threads and side effects: each input updates the
 /// state and returns what to deliver.
@@ -67,11 +42,11 @@ struct ReplayMachine<Value, Error: Swift.Error> {
     }
 
     private(set) var subscribers: [Subscriber] = []
-    private var buffer: ReplayBuffer<Value>
+    private var buffer: RingBuffer<Value>
     private var terminal: Event?
 
     init(capacity: Int) {
-        buffer = ReplayBuffer(capacity: capacity)
+        buffer = RingBuffer(capacity: capacity)
     }
 
     mutating func handle(_ input: Input) -> Action {

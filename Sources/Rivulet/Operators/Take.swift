@@ -28,7 +28,7 @@ extension Signal.Event {
     @usableFromInline
     static func take(last count: Int) -> EventTransform<Value, Error, Value, Error> {
         { downstream, _ in
-            var buffer = TakeLastBuffer<Value>(capacity: count)
+            var buffer = RingBuffer<Value>(capacity: count, reservingStorage: true)
             var isDone = false
             return { event in
                 guard !isDone else { return }
@@ -42,7 +42,7 @@ extension Signal.Event {
                     downstream(.completed)
                 case .failed, .interrupted:
                     isDone = true
-                    buffer = TakeLastBuffer(capacity: 0)
+                    buffer.removeAll()
                     downstream(event)
                 }
             }
@@ -76,40 +76,6 @@ extension Signal.Event {
                 }
             }
         }
-    }
-}
-
-/// The last values of a stream, up to a capacity, in order: a ring buffer that allocates once.
-@usableFromInline
-struct TakeLastBuffer<Value> {
-    private var storage: [Value] = []
-    private var head = 0
-    private let capacity: Int
-
-    @usableFromInline
-    init(capacity: Int) {
-        self.capacity = capacity
-        storage.reserveCapacity(capacity)
-    }
-
-    @usableFromInline
-    mutating func append(_ value: Value) {
-        guard capacity > 0 else { return }
-        if storage.count < capacity {
-            storage.append(value)
-        } else {
-            storage[head] = value
-            head = (head + 1) % capacity
-        }
-    }
-
-    /// The kept values, oldest first; the buffer is empty afterwards.
-    @usableFromInline
-    mutating func drain() -> [Value] {
-        let values = Array(storage[head...] + storage[..<head])
-        storage = []
-        head = 0
-        return values
     }
 }
 

@@ -7,17 +7,9 @@ import Foundation
 // MARK: State machine
 
 /// The state of `throttle(_:on:)`: the latest value, and when the last one went out.
-struct ThrottleState<Value, Error: Swift.Error> {
-    /// What the driver must do after an input.
-    enum Command {
-        case none
-        /// Replace the timer by one at this date, with this generation.
-        case scheduleTimer(Date, generation: UInt64)
-        /// Schedule the terminal hop.
-        case hop
-        /// Send this value downstream.
-        case emit(Value)
-    }
+struct ThrottleState<Value, Error: Swift.Error>: TimedStateMachine {
+    typealias Output = Value
+    typealias OutputError = Error
 
     let interval: TimeInterval
     private var pending: Value?
@@ -32,10 +24,11 @@ struct ThrottleState<Value, Error: Swift.Error> {
         self.interval = interval
     }
 
-    mutating func receive(_ event: Signal<Value, Error>.Event, now: Date) -> Command {
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Command {
         switch event {
         case let .value(value):
             pending = value
+            let now = now()
             // Due `interval` after the last send, or now if that has passed (or if the clock
             // went back before the last send).
             var date = now
@@ -56,7 +49,7 @@ struct ThrottleState<Value, Error: Swift.Error> {
         guard let scheduled, scheduled.generation == fired, let value = pending else { return .none }
         pending = nil
         previousDate = scheduled.date
-        return .emit(value)
+        return .emit(.value(value))
     }
 }
 
@@ -110,24 +103,12 @@ extension Signal.Event {
     ) -> EventTransform<Value, Error, Value, Error> {
         precondition(interval >= 0, "Rivulet: throttle(_:on:) needs a non-negative interval, got \(interval)")
         return { downstream, lifetime in
-            var state = ThrottleState<Value, Error>(interval: interval)
-            let stage = TimedStage<Value, Error, Value, Error>(downstream: downstream, lifetime: lifetime) { stage, input in
-                let command: ThrottleState<Value, Error>.Command
-                switch input {
-                case let .upstream(event): command = state.receive(event, now: scheduler.currentDate)
-                case let .timer(generation): command = state.timerFired(generation: generation)
-                case .hop:
-                    if let terminal = state.terminal { stage.emit(terminal) }
-                    return
-                }
-                switch command {
-                case .none: break
-                case let .scheduleTimer(date, generation): stage.scheduleTimer(at: date, on: scheduler, generation: generation)
-                case .hop: stage.scheduleHop(on: scheduler)
-                case let .emit(value): stage.emit(.value(value))
-                }
-            }
-            return stage.upstreamSink
+            TimedStage.running(
+                ThrottleState<Value, Error>(interval: interval),
+                on: scheduler,
+                downstream: downstream,
+                lifetime: lifetime
+            ).upstreamSink
         }
     }
 

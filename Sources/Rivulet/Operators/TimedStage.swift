@@ -138,6 +138,95 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     }
 }
 
+/// What a time-based stage's state machine asks its driver to do after an input: the one
+/// vocabulary of delay, throttle, debounce and collect(every:).
+enum TimedCommand<Output, OutputError: Swift.Error> {
+    case none
+    /// Replace the single timer by one at this date, with this generation.
+    case scheduleTimer(Date, generation: UInt64)
+    /// Schedule a callback at this date for the event just queued (one callback per event).
+    case enqueueTimer(Date)
+    /// Schedule the terminal hop.
+    case hop
+    /// Cancel the single timer and schedule the terminal hop.
+    case cancelTimerAndHop
+    /// Send this event downstream.
+    case emit(Signal<Output, OutputError>.Event)
+    /// Send this value (if any), then complete.
+    case emitAndComplete(Output?)
+}
+
+/// The pure state machine of a time-based stage run by `TimedStage.running(_:on:downstream:lifetime:)`.
+protocol TimedStateMachine {
+    associatedtype Value
+    associatedtype Error: Swift.Error
+    associatedtype Output
+    associatedtype OutputError: Swift.Error
+    typealias Command = TimedCommand<Output, OutputError>
+
+    /// Whether the machine's timers are queued one per event (`enqueueTimer`) rather than a
+    /// single one (`scheduleTimer`); the driver then forgets the oldest when a timer fires.
+    static var queuesTimers: Bool { get }
+    /// The terminal event to send when the hop is due, if any.
+    var terminal: Signal<Output, OutputError>.Event? { get }
+
+    /// An upstream event; `now` reads the scheduler's clock.
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Command
+    /// A timer fired, with the generation it was scheduled with.
+    mutating func timerFired(generation: UInt64) -> Command
+    /// The terminal hop is due.
+    mutating func hopDue() -> Command
+}
+
+extension TimedStateMachine {
+    static var queuesTimers: Bool { false }
+
+    mutating func hopDue() -> Command {
+        terminal.map(Command.emit) ?? .none
+    }
+}
+
+extension TimedStage {
+    /// A stage driven by `machine`: each input goes to the machine and its command is carried
+    /// out, with no lock held (O7).
+    static func running<Machine: TimedStateMachine>(
+        _ machine: Machine,
+        on scheduler: DateScheduler,
+        downstream: @escaping EventSink<Output, OutputError>,
+        lifetime: Lifetime
+    ) -> TimedStage
+    where Machine.Value == Value, Machine.Error == Error, Machine.Output == Output, Machine.OutputError == OutputError {
+        var machine = machine
+        return TimedStage(downstream: downstream, lifetime: lifetime) { stage, input in
+            let command: Machine.Command
+            switch input {
+            case let .upstream(event): command = machine.receive(event) { scheduler.currentDate }
+            case let .timer(generation):
+                if Machine.queuesTimers { stage.queuedTimers.removeFirst() }
+                command = machine.timerFired(generation: generation)
+            case .hop: command = machine.hopDue()
+            }
+            stage.perform(command, on: scheduler)
+        }
+    }
+
+    private func perform(_ command: TimedCommand<Output, OutputError>, on scheduler: DateScheduler) {
+        switch command {
+        case .none: break
+        case let .scheduleTimer(date, generation): scheduleTimer(at: date, on: scheduler, generation: generation)
+        case let .enqueueTimer(date): enqueueTimer(at: date, on: scheduler, generation: 0)
+        case .hop: scheduleHop(on: scheduler)
+        case .cancelTimerAndHop:
+            timer.inner = nil
+            scheduleHop(on: scheduler)
+        case let .emit(event): emit(event)
+        case let .emitAndComplete(value):
+            if let value { emit(.value(value)) }
+            emit(.completed)
+        }
+    }
+}
+
 /// Serializes the inputs of a time-based stage without ever making its upstream wait.
 ///
 /// Like `SerialInbox`, it hands its handler one input at a time on the sending thread, and an
