@@ -93,12 +93,30 @@ MEANINGS = {
  90: "Applies a binary signal operator to the starts of two producers.",
 }
 
+def without_remarks(cell):
+    """Drops parenthesised remarks that sit outside code spans; keeps `names(with:parens)`."""
+    out, depth, in_code = [], 0, False
+    for ch in cell:
+        if ch == "`" and depth == 0:
+            in_code = not in_code
+        elif not in_code and ch == "(":
+            depth += 1
+            continue
+        elif not in_code and ch == ")" and depth:
+            depth -= 1
+            continue
+        if depth == 0:
+            out.append(ch)
+    return "".join(out)
+
 def peer(cell):
     cell = cell.strip()
     mark = cell[0] if cell[:1] in "✅≈❌" else ""
-    names = re.findall(r"`([^`]+)`", cell)
+    if mark == "❌":
+        return "❌"
     if cell.startswith("n/a"):
         return "n/a"
+    names = re.findall(r"`([^`]+)`", without_remarks(cell))
     if not names:
         return mark or "—"
     return (mark + " " if mark else "") + ", ".join(f"`{n}`" for n in names)
