@@ -1,0 +1,82 @@
+/// A stream that can be bound to a target with `<~`: a signal, a producer or a property that
+/// cannot fail.
+public protocol BindingSource<Value>: SignalProducerConvertible where Error == Never {}
+
+extension Signal: BindingSource where Error == Never {}
+extension SignalProducer: BindingSource where Error == Never {}
+
+/// Something that values can be bound to with `<~`.
+public protocol BindingTargetProvider<Value> {
+    associatedtype Value
+
+    /// The target that bound values go to.
+    var bindingTarget: BindingTarget<Value> { get }
+}
+
+/// Where bound values go: an action to run for each value, and the lifetime after which the
+/// binding stops.
+///
+/// A binding started with `<~` ends when the target's lifetime ends or the source ends, whichever
+/// comes first.
+public struct BindingTarget<Value>: BindingTargetProvider, @unchecked Sendable {
+    // @unchecked Sendable: both stored closures are immutable; `action` is called by bindings, each
+    // of which is serialized by the signal core of its start (its lock), as for any observer.
+
+    /// When it ends, every binding to this target stops.
+    public let lifetime: Lifetime
+
+    /// Runs for each bound value (on the target's scheduler, if it was given one).
+    public let action: (Value) -> Void
+
+    /// The target itself.
+    public var bindingTarget: BindingTarget<Value> { self }
+
+    /// A target that runs `action` for each value on `scheduler`, until `lifetime` ends.
+    ///
+    /// With a scheduler other than `ImmediateScheduler`, each value is handed to the scheduler and
+    /// `action` runs there, in the order the values were bound.
+    public init(
+        on scheduler: Scheduler = ImmediateScheduler(),
+        lifetime: Lifetime,
+        action: @escaping (Value) -> Void
+    ) {
+        self.lifetime = lifetime
+        if scheduler is ImmediateScheduler {
+            self.action = action
+        } else {
+            let deliver = UncheckedTransfer(action)
+            self.action = { value in
+                let handOff = UncheckedTransfer(value)
+                scheduler.schedule { deliver.value(handOff.value) }
+            }
+        }
+    }
+
+    /// A target that writes each value to `object` at `keyPath` on `scheduler`, until `lifetime`
+    /// ends. The object is not retained: once it is gone, values go nowhere.
+    public init<Object: AnyObject>(
+        on scheduler: Scheduler = ImmediateScheduler(),
+        lifetime: Lifetime,
+        object: Object,
+        keyPath: WritableKeyPath<Object, Value>
+    ) {
+        self.init(on: scheduler, lifetime: lifetime) { [weak object] value in
+            guard var object else { return }
+            object[keyPath: keyPath] = value
+        }
+    }
+}
+
+/// Moves a value into a `@Sendable` closure that is its only user from then on.
+///
+/// @unchecked Sendable: whoever creates it gives the value up; only the receiving closure reads it,
+/// once the scheduler runs it, and the scheduler's hand-off orders that read after the write.
+@usableFromInline
+struct UncheckedTransfer<Wrapped>: @unchecked Sendable {
+    @usableFromInline let value: Wrapped
+
+    @usableFromInline
+    init(_ value: Wrapped) {
+        self.value = value
+    }
+}

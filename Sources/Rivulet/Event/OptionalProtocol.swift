@@ -1,0 +1,19 @@
+/// A type that is an `Optional`: lets an operator or initialiser be declared for optional values
+/// only (for example `Property(initial:then:)` from a stream of non-optional values).
+public protocol OptionalProtocol<Wrapped> {
+    associatedtype Wrapped
+
+    /// The value as an `Optional`.
+    var optional: Wrapped? { get }
+
+    /// The optional holding `value`.
+    init(reconstructing value: Wrapped?)
+}
+
+extension Optional: OptionalProtocol {
+    public var optional: Wrapped? { self }
+
+    public init(reconstructing value: Wrapped?) {
+        self = value
+    }
+}

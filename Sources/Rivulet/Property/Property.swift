@@ -1,0 +1,112 @@
+/// A read-only property. There are three kinds:
+///
+/// - **Constant** (`Property(value:)`): the value never changes; the producer sends it and
+///   completes, and the signal has already completed.
+/// - **Existential** (`Property(capturing:)`): a view of another property that passes everything
+///   through and retains it.
+/// - **Composed** (`Property(_:)`, `Property(initial:then:)` and every property operator, such as
+///   `map` or `combineLatest`): follows its sources, but does not retain them and has no effect
+///   on them (R4). It ends when its sources can change no more (for example when they are
+///   deinitialized); after that it keeps its last value.
+@propertyWrapper
+public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
+    // @unchecked Sendable: the stored closures are immutable. A composed property's mutable state
+    // is in its `PropertyStorage` (behind its lock); a constant one has none; an existential one
+    // relies on the property it wraps.
+
+    private let readValue: () -> Value
+
+    /// Every change from now on; completes when the property ends.
+    public let signal: Signal<Value, Never>
+
+    /// Sends the current value, then every change, and completes when the property ends.
+    public let producer: SignalProducer<Value, Never>
+
+    /// The current value.
+    public var value: Value { readValue() }
+
+    /// The current value, when used as a property wrapper.
+    public var wrappedValue: Value { readValue() }
+
+    /// The property itself, as `$name` when used as a property wrapper.
+    public var projectedValue: Property<Value> { self }
+
+    /// A property that always has `value`.
+    public init(value: Value) {
+        readValue = { value }
+        signal = .empty
+        producer = SignalProducer(value: value)
+    }
+
+    /// A constant property, for use as a property wrapper.
+    public convenience init(wrappedValue: Value) {
+        self.init(value: wrappedValue)
+    }
+
+    /// A property that passes through everything of `property`, and retains it.
+    public init<P: PropertyProtocol>(capturing property: P) where P.Value == Value {
+        readValue = { property.value }
+        signal = property.signal
+        producer = property.producer
+    }
+
+    /// A composed property that follows `property` without retaining it.
+    public convenience init<P: PropertyProtocol>(_ property: P) where P.Value == Value {
+        self.init(composing: property.producer)
+    }
+
+    /// A composed property that starts with `initial` and then takes each value of `values`.
+    public convenience init(initial: Value, then values: SignalProducer<Value, Never>) {
+        self.init(composing: values.prefix(value: initial))
+    }
+
+    /// A composed property that starts with `initial` and then takes each value of `values`.
+    public convenience init(initial: Value, then values: Signal<Value, Never>) {
+        self.init(initial: initial, then: values.producer)
+    }
+
+    /// A composed property that starts with `initial` and then takes each value of `values`
+    /// (a signal, producer or property).
+    public convenience init<Values: SignalProducerConvertible>(initial: Value, then values: Values)
+    where Values.Value == Value, Values.Error == Never {
+        self.init(initial: initial, then: values.producer)
+    }
+
+    /// A composed property: starts `source` once, now, and takes each of its values.
+    ///
+    /// `source` must send a value synchronously when started; its end (or the disappearance of
+    /// everything that can reach this property's signal) stops the start.
+    init(composing source: SignalProducer<Value, Never>) {
+        let start = SerialDisposable()
+        let storage = PropertyStorage<Value>(value: nil, resources: start)
+        start.inner = source.start { event in
+            switch event {
+            case let .value(value): storage.set(value)
+            case .completed, .interrupted: storage.end()
+            }
+        }
+        guard storage.hasValue else {
+            preconditionFailure(
+                "Rivulet: a composed property's source sent no value when started; it needs one at once (use Property(initial:then:) for streams that start later)"
+            )
+        }
+        let signal = Signal(core: storage.core)
+        readValue = { storage.value }
+        self.signal = signal
+        producer = SignalProducer.fused { downstream, lifetime in
+            // Keeping `signal` reachable keeps the composition running while the producer exists.
+            withExtendedLifetime(signal) {
+                _ = lifetime += storage.observeWithCurrentValue(Signal.Observer(downstream))
+            }
+        }
+    }
+}
+
+extension Property where Value: OptionalProtocol {
+    /// A composed property that starts with `initial` and then takes each value of `values`,
+    /// wrapped as optionals.
+    public convenience init<Values: SignalProducerConvertible>(initial: Value, then values: Values)
+    where Values.Value == Value.Wrapped, Values.Error == Never {
+        self.init(initial: initial, then: values.producer.map(Value.init(reconstructing:)))
+    }
+}

@@ -1,0 +1,64 @@
+// combineLatest and zip for properties: composed properties over the producers' combinators.
+// The static forms take any number of properties (a parameter pack), which also covers every
+// fixed arity ReactiveSwift spells out (2 to 10).
+
+extension PropertyProtocol {
+    /// A property of pairs of this property's value and `other`'s, updated when either changes.
+    public func combineLatest<P: PropertyProtocol>(with other: P) -> Property<(Value, P.Value)> {
+        Property(composing: producer.combineLatest(with: other.producer))
+    }
+
+    /// A property of pairs of the values of this property and `other`, matched change by change:
+    /// the n-th value of one is paired with the n-th value of the other.
+    public func zip<P: PropertyProtocol>(with other: P) -> Property<(Value, P.Value)> {
+        Property(composing: producer.zip(with: other.producer))
+    }
+
+    /// A property of tuples of the latest values of the given properties.
+    public static func combineLatest<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
+        _ a: A, _ b: B, _ rest: repeat each C
+    ) -> Property<(A.Value, B.Value, repeat (each C).Value)> where A.Value == Value {
+        Property(composing: .combiningPack(
+            CombineLatestStateMachine<Any>.self, a.producer, b.producer, repeat (each rest).producer
+        ))
+    }
+
+    /// A property of tuples of the given properties' values, matched change by change.
+    public static func zip<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
+        _ a: A, _ b: B, _ rest: repeat each C
+    ) -> Property<(A.Value, B.Value, repeat (each C).Value)> where A.Value == Value {
+        Property(composing: .combiningPack(
+            ZipStateMachine<Any>.self, a.producer, b.producer, repeat (each rest).producer
+        ))
+    }
+
+    /// A property of arrays of the latest values of `properties`, or `nil` if there are none.
+    public static func combineLatest<S: Sequence>(_ properties: S) -> Property<[S.Element.Value]>?
+    where S.Element: PropertyProtocol, S.Element.Value == Value {
+        let producers = properties.map(\.producer)
+        guard !producers.isEmpty else { return nil }
+        return Property(composing: SignalProducer.combineLatest(producers))
+    }
+
+    /// A property of arrays of the latest values of `properties`; with none, it is `emptySentinel`.
+    public static func combineLatest<S: Sequence>(_ properties: S, emptySentinel: [S.Element.Value]) -> Property<[S.Element.Value]>
+    where S.Element: PropertyProtocol, S.Element.Value == Value {
+        Property(composing: SignalProducer.combineLatest(properties.map(\.producer), emptySentinel: emptySentinel))
+    }
+
+    /// A property of arrays of `properties`' values, matched change by change, or `nil` if there
+    /// are none.
+    public static func zip<S: Sequence>(_ properties: S) -> Property<[S.Element.Value]>?
+    where S.Element: PropertyProtocol, S.Element.Value == Value {
+        let producers = properties.map(\.producer)
+        guard !producers.isEmpty else { return nil }
+        return Property(composing: SignalProducer.zip(producers))
+    }
+
+    /// A property of arrays of `properties`' values, matched change by change; with none, it is
+    /// `emptySentinel`.
+    public static func zip<S: Sequence>(_ properties: S, emptySentinel: [S.Element.Value]) -> Property<[S.Element.Value]>
+    where S.Element: PropertyProtocol, S.Element.Value == Value {
+        Property(composing: SignalProducer.zip(properties.map(\.producer), emptySentinel: emptySentinel))
+    }
+}

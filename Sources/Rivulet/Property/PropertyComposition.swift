@@ -1,0 +1,120 @@
+// Property operators. Each one composes the source's producer with the matching producer operator
+// (written once, O1) and wraps the result in a composed property, which follows its sources
+// without retaining them or affecting them (R4).
+
+extension PropertyProtocol {
+    /// A composed property of `transform` applied to this property's producer.
+    ///
+    /// The transformed producer must send a value at once when started.
+    public func lift<U>(_ transform: @escaping (SignalProducer<Value, Never>) -> SignalProducer<U, Never>) -> Property<U> {
+        Property(composing: transform(producer))
+    }
+
+    /// A composed property of `transform` applied to the producers of this property and `other`.
+    public func lift<P: PropertyProtocol, U>(
+        _ transform: @escaping (SignalProducer<Value, Never>) -> (SignalProducer<P.Value, Never>) -> SignalProducer<U, Never>
+    ) -> (P) -> Property<U> {
+        { other in Property(composing: transform(self.producer)(other.producer)) }
+    }
+
+    /// A property of `transform` applied to each value.
+    public func map<U>(_ transform: @escaping (Value) -> U) -> Property<U> {
+        lift { $0.map(transform) }
+    }
+
+    /// A property whose value is always `value` (it changes when this property changes, to the same value).
+    public func map<U>(value: U) -> Property<U> {
+        lift { $0.map(value: value) }
+    }
+
+    /// A property of the property at `keyPath` of each value.
+    public func map<U>(_ keyPath: KeyPath<Value, U>) -> Property<U> {
+        lift { $0.map(keyPath) }
+    }
+
+    /// A property of the values that pass `predicate`; it starts at `initial` if the current value
+    /// does not pass.
+    public func filter(initial: Value, _ predicate: @escaping (Value) -> Bool) -> Property<Value> {
+        Property(initial: initial, then: producer.filter(predicate))
+    }
+
+    /// A property of `(previous, current)` pairs; the first value is paired with `initial`.
+    public func combinePrevious(_ initial: Value) -> Property<(Value, Value)> {
+        lift { $0.combinePrevious(initial) }
+    }
+
+    /// A property that changes only when a value is not equivalent to the one before it.
+    public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Property<Value> {
+        lift { $0.skipRepeats(isEquivalent) }
+    }
+
+    /// A property that changes only when a value differs from the one before it.
+    public func skipRepeats() -> Property<Value> where Value: Equatable {
+        lift { $0.skipRepeats() }
+    }
+
+    /// A property that changes only to values whose identity it has not had before.
+    public func uniqueValues<Identity: Hashable>(_ transform: @escaping (Value) -> Identity) -> Property<Value> {
+        lift { $0.uniqueValues(transform) }
+    }
+
+    /// A property that changes only to values it has not had before.
+    public func uniqueValues() -> Property<Value> where Value: Hashable {
+        lift { $0.uniqueValues() }
+    }
+
+    /// A property of the value of the property that this property's value maps to, switching
+    /// between inner properties as `strategy` says (`.latest` follows the newest one).
+    public func flatMap<P: PropertyProtocol>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping (Value) -> P
+    ) -> Property<P.Value> {
+        lift { $0.flatMap(strategy) { transform($0).producer } }
+    }
+}
+
+extension PropertyProtocol where Value: PropertyProtocol {
+    /// A property of the inner properties' values, combined as `strategy` says.
+    public func flatten(_ strategy: FlattenStrategy) -> Property<Value.Value> {
+        lift { $0.flatMap(strategy) { $0.producer } }
+    }
+}
+
+extension PropertyProtocol where Value == Bool {
+    /// A property of the logical NOT of the value.
+    public func negate() -> Property<Bool> {
+        lift { $0.negate() }
+    }
+
+    /// A property of the logical AND of this property's value and `property`'s.
+    public func and<P: PropertyProtocol>(_ property: P) -> Property<Bool> where P.Value == Bool {
+        Property(composing: producer.and(property.producer))
+    }
+
+    /// A property of the logical OR of this property's value and `property`'s.
+    public func or<P: PropertyProtocol>(_ property: P) -> Property<Bool> where P.Value == Bool {
+        Property(composing: producer.or(property.producer))
+    }
+
+    /// A property of the logical AND of the values of `properties` (`true` for none).
+    public static func all<P: PropertyProtocol, Properties: Collection>(_ properties: Properties) -> Property<Bool>
+    where P.Value == Bool, Properties.Element == P {
+        Property(composing: SignalProducer.all(properties.map(\.producer)))
+    }
+
+    /// A property of the logical AND of the values of `properties`.
+    public static func all<P: PropertyProtocol>(_ properties: P...) -> Property<Bool> where P.Value == Bool {
+        all(properties)
+    }
+
+    /// A property of the logical OR of the values of `properties` (`false` for none).
+    public static func any<P: PropertyProtocol, Properties: Collection>(_ properties: Properties) -> Property<Bool>
+    where P.Value == Bool, Properties.Element == P {
+        Property(composing: SignalProducer.any(properties.map(\.producer)))
+    }
+
+    /// A property of the logical OR of the values of `properties`.
+    public static func any<P: PropertyProtocol>(_ properties: P...) -> Property<Bool> where P.Value == Bool {
+        any(properties)
+    }
+}

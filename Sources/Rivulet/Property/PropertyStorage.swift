@@ -1,0 +1,182 @@
+import Dispatch
+
+/// The shared heart of `MutableProperty` and of composed properties: the value and its write
+/// turn (`PropertyState`, behind a lock) and the signal core that emits the changes.
+///
+/// Only the turn's holder sends into `core`, so the core is never contended by writes; the lock
+/// is never held while observers or user closures run (O7).
+@usableFromInline
+final class PropertyStorage<Value>: @unchecked Sendable {
+    // @unchecked Sendable: `state` is reached only through `Locked.withLock` (its mutex), and
+    // `core` is a signal core, itself serialized by its own lock.
+    @usableFromInline typealias State = PropertyState<Value>
+    @usableFromInline typealias Event = Signal<Value, Never>.Event
+
+    @usableFromInline let state: Locked<State>
+    @usableFromInline let core: SignalCore<Value, Never>
+
+    @inlinable
+    init(value: Value?, resources: (any Disposable)? = nil) {
+        state = Locked(State(value: value))
+        core = SignalCore(resources: resources)
+    }
+
+    // MARK: Reading
+
+    /// The current value: the latest write, visible before its change is emitted (R1, R2).
+    @inlinable
+    var value: Value {
+        state.withLock { state in
+            guard let value = state.value else {
+                preconditionFailure("Rivulet: a composed property was read before its source sent a value")
+            }
+            return value
+        }
+    }
+
+    @inlinable
+    var hasValue: Bool {
+        state.withLock { $0.value != nil }
+    }
+
+    // MARK: Writing
+
+    /// Makes `newValue` the value and emits the change (queued if this thread is already emitting).
+    @inlinable
+    func set(_ newValue: Value) {
+        let thread = ThreadID.current
+        var incoming: Value? = newValue
+        var claim = State.Claim.first
+        var change = state.withLock { state -> Event? in
+            claim = state.claim(on: thread)
+            switch claim {
+            case .first: return state.write(&incoming, reentrant: false)
+            case .reentrant: return state.write(&incoming, reentrant: true)
+            case .wait: return nil
+            }
+        }
+        switch claim {
+        case .reentrant:
+            return
+        case let .wait(turnstile):
+            turnstile.wait()
+            change = state.withLock { state -> Event? in
+                state.resume(on: thread)
+                return state.write(&incoming, reentrant: false)
+            }
+        case .first:
+            break
+        }
+        // Release the displaced value outside the lock.
+        incoming = nil
+        finishTurn(emitting: change, on: thread)
+    }
+
+    /// Ends the property: observers receive `completed` after every change already written.
+    @usableFromInline
+    func end() {
+        withTurn { reentrant in
+            ((), state.withLock { $0.end(reentrant: reentrant) })
+        }
+    }
+
+    /// Atomically reads, changes and writes the value, then emits the change. Other threads' writes
+    /// wait until it is done; a write made inside `action` (on this thread) takes effect at once
+    /// and is emitted before the change `action` makes, which is written last.
+    @inlinable
+    func modify<Result>(_ action: (inout Value) throws -> Result) rethrows -> Result {
+        try withTurn { reentrant in
+            var working: Value? = value
+            let result = try action(&working!)
+            let change = state.withLock { $0.write(&working, reentrant: reentrant) }
+            return (result, change)
+        }
+    }
+
+    /// Runs `action` with the current value while no other thread can change it.
+    @inlinable
+    func withValue<Result>(_ action: (Value) throws -> Result) rethrows -> Result {
+        try withTurn { _ in
+            (try action(value), nil)
+        }
+    }
+
+    // MARK: Observing
+
+    /// Sends the current value to `observer`, then every later change, then `completed` when the
+    /// property ends. Nothing is missed or repeated between the two: other writers wait meanwhile,
+    /// and an observer attached in the middle of an emission starts from the latest value and
+    /// skips the older changes still queued.
+    @usableFromInline
+    func observeWithCurrentValue(
+        _ observer: Signal<Value, Never>.Observer
+    ) -> Disposable? {
+        withTurn { _ in
+            let (current, queuedValues) = state.withLock { ($0.value!, $0.pendingValues) }
+            observer.send(value: current)
+            var toSkip = queuedValues
+            let attachment = core.observe(Signal.Observer { event in
+                switch event {
+                case .value where toSkip > 0:
+                    toSkip -= 1
+                case .value, .completed:
+                    observer.send(event)
+                case .interrupted, .failed:
+                    // A property's end is a completion, whatever ended its signal.
+                    observer.sendCompleted()
+                }
+            })
+            return (attachment, nil)
+        }
+    }
+
+    // MARK: The write turn
+
+    /// Runs `body` holding the write turn, then emits what it returns and anything queued meanwhile.
+    /// `body` learns whether this thread already held the turn.
+    @inlinable
+    func withTurn<Result>(_ body: (_ reentrant: Bool) throws -> (Result, Event?)) rethrows -> Result {
+        let thread = ThreadID.current
+        let claim = state.withLock { $0.claim(on: thread) }
+        switch claim {
+        case .reentrant:
+            // The outer holder emits whatever `body` queued.
+            return try body(true).0
+        case let .wait(turnstile):
+            turnstile.wait()
+            state.withLock { $0.resume(on: thread) }
+        case .first:
+            break
+        }
+        let outcome: (Result, Event?)
+        do {
+            outcome = try body(false)
+        } catch {
+            finishTurn(emitting: nil, on: thread)
+            throw error
+        }
+        finishTurn(emitting: outcome.1, on: thread)
+        return outcome.0
+    }
+
+    /// The holder emits `first` (if any) and every change queued meanwhile, then passes the turn on.
+    @inlinable
+    func finishTurn(emitting first: Event?, on thread: ThreadID) {
+        var event = first
+        while true {
+            if let change = event {
+                core.send(change)
+                event = nil
+            }
+            switch state.withLock({ $0.next(on: thread) }) {
+            case let .emit(change):
+                event = change
+            case let .handOver(turnstile):
+                turnstile.signal()
+                return
+            case .idle:
+                return
+            }
+        }
+    }
+}
