@@ -33,6 +33,7 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
 
     /// A property that always has `value`.
     public init(value: Value) {
+        rank = 0
         readValue = { value }
         signal = .empty
         producer = SignalProducer(value: value)
@@ -45,6 +46,7 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
 
     /// A property that passes through everything of `property`, and retains it.
     public init<P: PropertyProtocol>(capturing property: P) where P.Value == Value {
+        rank = property.compositionRank
         readValue = { property.value }
         signal = property.signal
         producer = property.producer
@@ -52,12 +54,12 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
 
     /// A composed property that follows `property` without retaining it.
     public convenience init<P: PropertyProtocol>(_ property: P) where P.Value == Value {
-        self.init(composing: property.producer)
+        self.init(composing: property.producer, rank: property.compositionRank + 1)
     }
 
     /// A composed property that starts with `initial` and then takes each value of `values`.
     public convenience init(initial: Value, then values: SignalProducer<Value, Never>) {
-        self.init(composing: values.prefix(value: initial))
+        self.init(composing: values.prefix(value: initial), rank: 1)
     }
 
     /// A composed property that starts with `initial` and then takes each value of `values`.
@@ -72,16 +74,27 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
         self.init(initial: initial, then: values.producer)
     }
 
+    /// How many compositions lie between this property and the mutable or constant properties it
+    /// comes from: a transaction publishes deferred combinations shallowest first.
+    let rank: Int
+
     /// A composed property: starts `source` once, now, and takes each of its values.
     ///
     /// `source` must send a value synchronously when started; its end (or the disappearance of
-    /// everything that can reach this property's signal) stops the start.
-    init(composing source: SignalProducer<Value, Never>) {
+    /// everything that can reach this property's signal) stops the start. A `combining` property
+    /// defers its changes to the end of a `PropertyTransaction`.
+    init(composing source: SignalProducer<Value, Never>, rank: Int, combining: Bool = false) {
         let start = SerialDisposable()
         let storage = PropertyStorage<Value>(value: nil, resources: start)
+        let write: (Value) -> Void
+        if combining {
+            write = CoalescingWriter(storage: storage, rank: rank).receive
+        } else {
+            write = storage.set
+        }
         start.inner = source.start { event in
             switch event {
-            case let .value(value): storage.set(value)
+            case let .value(value): write(value)
             case .completed, .interrupted: storage.end()
             }
         }
@@ -91,6 +104,7 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
             )
         }
         let signal = Signal(core: storage.core)
+        self.rank = rank
         readValue = { storage.value }
         self.signal = signal
         producer = SignalProducer.fused { downstream, lifetime in
@@ -99,6 +113,13 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
                 _ = lifetime += storage.observeWithCurrentValue(Signal.Observer(downstream))
             }
         }
+    }
+}
+
+extension PropertyProtocol {
+    /// The composition depth of this property (0 for anything but a composed `Property`).
+    var compositionRank: Int {
+        (self as? Property<Value>)?.rank ?? 0
     }
 }
 

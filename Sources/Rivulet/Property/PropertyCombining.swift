@@ -5,20 +5,23 @@
 extension PropertyProtocol {
     /// A property of pairs of this property's value and `other`'s, updated when either changes.
     public func combineLatest<P: PropertyProtocol>(with other: P) -> Property<(Value, P.Value)> {
-        Property(composing: producer.combineLatest(with: other.producer))
+        Property(combining: [compositionRank, other.compositionRank], producer.combineLatest(with: other.producer))
     }
 
     /// A property of pairs of the values of this property and `other`, matched change by change:
     /// the n-th value of one is paired with the n-th value of the other.
     public func zip<P: PropertyProtocol>(with other: P) -> Property<(Value, P.Value)> {
-        Property(composing: producer.zip(with: other.producer))
+        Property(
+            composing: producer.zip(with: other.producer),
+            rank: Swift.max(compositionRank, other.compositionRank) + 1
+        )
     }
 
     /// A property of tuples of the latest values of the given properties.
     public static func combineLatest<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
         _ a: A, _ b: B, _ rest: repeat each C
     ) -> Property<(A.Value, B.Value, repeat (each C).Value)> where A.Value == Value {
-        Property(composing: .combiningPack(
+        Property(combining: ranks(a, b, repeat each rest), .combiningPack(
             CombineLatestStateMachine<Any>.self, a.producer, b.producer, repeat (each rest).producer
         ))
     }
@@ -29,36 +32,69 @@ extension PropertyProtocol {
     ) -> Property<(A.Value, B.Value, repeat (each C).Value)> where A.Value == Value {
         Property(composing: .combiningPack(
             ZipStateMachine<Any>.self, a.producer, b.producer, repeat (each rest).producer
-        ))
+        ), rank: ranks(a, b, repeat each rest).max()! + 1)
     }
 
     /// A property of arrays of the latest values of `properties`, or `nil` if there are none.
     public static func combineLatest<S: Sequence>(_ properties: S) -> Property<[S.Element.Value]>?
     where S.Element: PropertyProtocol, S.Element.Value == Value {
-        let producers = properties.map(\.producer)
-        guard !producers.isEmpty else { return nil }
-        return Property(composing: SignalProducer.combineLatest(producers))
+        let properties = Array(properties)
+        guard !properties.isEmpty else { return nil }
+        return Property(
+            combining: properties.map(\.compositionRank),
+            SignalProducer.combineLatest(properties.map(\.producer))
+        )
     }
 
     /// A property of arrays of the latest values of `properties`; with none, it is `emptySentinel`.
     public static func combineLatest<S: Sequence>(_ properties: S, emptySentinel: [S.Element.Value]) -> Property<[S.Element.Value]>
     where S.Element: PropertyProtocol, S.Element.Value == Value {
-        Property(composing: SignalProducer.combineLatest(properties.map(\.producer), emptySentinel: emptySentinel))
+        let properties = Array(properties)
+        return Property(
+            combining: properties.map(\.compositionRank),
+            SignalProducer.combineLatest(properties.map(\.producer), emptySentinel: emptySentinel)
+        )
     }
 
     /// A property of arrays of `properties`' values, matched change by change, or `nil` if there
     /// are none.
     public static func zip<S: Sequence>(_ properties: S) -> Property<[S.Element.Value]>?
     where S.Element: PropertyProtocol, S.Element.Value == Value {
-        let producers = properties.map(\.producer)
-        guard !producers.isEmpty else { return nil }
-        return Property(composing: SignalProducer.zip(producers))
+        let properties = Array(properties)
+        guard !properties.isEmpty else { return nil }
+        return Property(
+            composing: SignalProducer.zip(properties.map(\.producer)),
+            rank: properties.map(\.compositionRank).max()! + 1
+        )
     }
 
     /// A property of arrays of `properties`' values, matched change by change; with none, it is
     /// `emptySentinel`.
     public static func zip<S: Sequence>(_ properties: S, emptySentinel: [S.Element.Value]) -> Property<[S.Element.Value]>
     where S.Element: PropertyProtocol, S.Element.Value == Value {
-        Property(composing: SignalProducer.zip(properties.map(\.producer), emptySentinel: emptySentinel))
+        let properties = Array(properties)
+        return Property(
+            composing: SignalProducer.zip(properties.map(\.producer), emptySentinel: emptySentinel),
+            rank: (properties.map(\.compositionRank).max() ?? 0) + 1
+        )
+    }
+}
+
+/// The composition ranks of a pack of properties.
+private func ranks<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
+    _ a: A, _ b: B, _ rest: repeat each C
+) -> [Int] {
+    var ranks = [a.compositionRank, b.compositionRank]
+    for property in repeat each rest {
+        ranks.append(property.compositionRank)
+    }
+    return ranks
+}
+
+extension Property {
+    /// A composed property that combines the latest values of properties of the given ranks, and
+    /// so defers its changes to the end of a `PropertyTransaction` (it emits no glitches).
+    convenience init(combining sourceRanks: [Int], _ source: SignalProducer<Value, Never>) {
+        self.init(composing: source, rank: (sourceRanks.max() ?? 0) + 1, combining: true)
     }
 }

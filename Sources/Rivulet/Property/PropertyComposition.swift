@@ -7,14 +7,19 @@ extension PropertyProtocol {
     ///
     /// The transformed producer must send a value at once when started.
     public func lift<U>(_ transform: @escaping (SignalProducer<Value, Never>) -> SignalProducer<U, Never>) -> Property<U> {
-        Property(composing: transform(producer))
+        Property(composing: transform(producer), rank: compositionRank + 1)
     }
 
     /// A composed property of `transform` applied to the producers of this property and `other`.
     public func lift<P: PropertyProtocol, U>(
         _ transform: @escaping (SignalProducer<Value, Never>) -> (SignalProducer<P.Value, Never>) -> SignalProducer<U, Never>
     ) -> (P) -> Property<U> {
-        { other in Property(composing: transform(self.producer)(other.producer)) }
+        { other in
+            Property(
+                composing: transform(self.producer)(other.producer),
+                rank: Swift.max(self.compositionRank, other.compositionRank) + 1
+            )
+        }
     }
 
     /// A property of `transform` applied to each value.
@@ -35,7 +40,7 @@ extension PropertyProtocol {
     /// A property of the values that pass `predicate`; it starts at `initial` if the current value
     /// does not pass.
     public func filter(initial: Value, _ predicate: @escaping (Value) -> Bool) -> Property<Value> {
-        Property(initial: initial, then: producer.filter(predicate))
+        Property(composing: producer.filter(predicate).prefix(value: initial), rank: compositionRank + 1)
     }
 
     /// A property of `(previous, current)` pairs; the first value is paired with `initial`.
@@ -88,18 +93,18 @@ extension PropertyProtocol where Value == Bool {
 
     /// A property of the logical AND of this property's value and `property`'s.
     public func and<P: PropertyProtocol>(_ property: P) -> Property<Bool> where P.Value == Bool {
-        Property(composing: producer.and(property.producer))
+        Property(combining: [compositionRank, property.compositionRank], producer.and(property.producer))
     }
 
     /// A property of the logical OR of this property's value and `property`'s.
     public func or<P: PropertyProtocol>(_ property: P) -> Property<Bool> where P.Value == Bool {
-        Property(composing: producer.or(property.producer))
+        Property(combining: [compositionRank, property.compositionRank], producer.or(property.producer))
     }
 
     /// A property of the logical AND of the values of `properties` (`true` for none).
     public static func all<P: PropertyProtocol, Properties: Collection>(_ properties: Properties) -> Property<Bool>
     where P.Value == Bool, Properties.Element == P {
-        Property(composing: SignalProducer.all(properties.map(\.producer)))
+        Property(combining: properties.map(\.compositionRank), SignalProducer.all(properties.map(\.producer)))
     }
 
     /// A property of the logical AND of the values of `properties`.
@@ -110,7 +115,7 @@ extension PropertyProtocol where Value == Bool {
     /// A property of the logical OR of the values of `properties` (`false` for none).
     public static func any<P: PropertyProtocol, Properties: Collection>(_ properties: Properties) -> Property<Bool>
     where P.Value == Bool, Properties.Element == P {
-        Property(composing: SignalProducer.any(properties.map(\.producer)))
+        Property(combining: properties.map(\.compositionRank), SignalProducer.any(properties.map(\.producer)))
     }
 
     /// A property of the logical OR of the values of `properties`.

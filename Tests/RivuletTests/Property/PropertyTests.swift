@@ -125,6 +125,6 @@ import Testing
 
 extension Property where Value == Int {
     fileprivate convenience init(_ producer: SignalProducer<Int, Never>) {
-        self.init(composing: producer)
+        self.init(composing: producer, rank: 1)
     }
 }
