@@ -51,3 +51,12 @@ func readmeCombiningInVirtualTime() {
     typed.send(value: "rivulet")    // replaces "riv" before the pause ends
     clock.advance(by: .milliseconds(300)) // prints "search for rivulet"
 }
+
+func readmeProperties() {
+    let celsius = MutableProperty(20.0)
+    let fahrenheit = celsius.map { $0 * 9 / 5 + 32 }
+    let display = MutableProperty("")
+    display <~ fahrenheit.map { "\($0) °F" }
+    celsius.value = 25
+    print(display.value) // 77.0 °F
+}

@@ -10,7 +10,14 @@ let examples: [(title: String, run: () -> Void)] = [
     ("README: virtual time", readmeVirtualTime),
     ("README: producers and operators", readmeProducers),
     ("README: combining in virtual time", readmeCombiningInVirtualTime),
+    ("README: properties", readmeProperties),
     ("MigratingFromReactiveSwift: E6", migratingReentrantSend),
+    ("Properties: reading, writing, observing", propertiesReadingWriting),
+    ("Properties: a write from inside an observer", propertiesReentrantWrite),
+    ("Properties: composing", propertiesComposing),
+    ("Properties: validating input", propertiesValidating),
+    ("Properties: bindings", propertiesBinding),
+    ("Properties: glitch-free transactions", propertiesTransaction),
 ]
 
 for example in examples {

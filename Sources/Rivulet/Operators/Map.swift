@@ -26,7 +26,10 @@ extension Signal {
 
     /// A signal that sends `value` in place of each value of this signal.
     @inlinable
+    @_disfavoredOverload
     public func map<U>(value: U) -> Signal<U, Error> {
+        // Disfavoured: a trailing closure can fill `value:`, and `map { "\($0)" }` must not
+        // pick this overload and make a stream of closures.
         flatMapEvent(Event.mapValues { _ in value })
     }
 
@@ -46,7 +49,10 @@ extension SignalProducer {
 
     /// A producer that sends `value` in place of each value of this producer.
     @inlinable
+    @_disfavoredOverload
     public func map<U>(value: U) -> SignalProducer<U, Error> {
+        // Disfavoured: a trailing closure can fill `value:`, and `map { "\($0)" }` must not
+        // pick this overload and make a stream of closures.
         flatMapEvent(Signal.Event.mapValues { _ in value })
     }
 

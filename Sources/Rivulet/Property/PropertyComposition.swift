@@ -28,7 +28,10 @@ extension PropertyProtocol {
     }
 
     /// A property whose value is always `value` (it changes when this property changes, to the same value).
+    @_disfavoredOverload
     public func map<U>(value: U) -> Property<U> {
+        // Disfavoured: a trailing closure can fill `value:`, and `map { "\($0)" }` must not
+        // pick this overload and make a stream of closures.
         lift { $0.map(value: value) }
     }
 

@@ -60,4 +60,16 @@ import Testing
             yields: [.failed(TestError(1))]
         )
     }
+
+    @Test func aTrailingClosureThatInterpolatesItsArgumentIsATransform() {
+        // Regression: the closure used to fill `map(value:)`, giving a stream of closures.
+        let producer = SignalProducer<Int, Never>(value: 1).map { "\($0)!" }
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let mapped = signal.map { "\($0)?" }
+        let recorder = EventRecorder<String, Never>()
+        producer.start(recorder.observer)
+        mapped.observe(recorder.observer)
+        input.send(value: 2)
+        #expect(recorder.values == ["1!", "2?"])
+    }
 }

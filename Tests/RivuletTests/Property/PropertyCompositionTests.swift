@@ -18,6 +18,12 @@ private func history<Value>(of property: Property<Value>, during changes: () -> 
         #expect(doubled.value == 6)
     }
 
+    @Test func aTrailingClosureThatInterpolatesItsArgumentIsATransform() {
+        let source = MutableProperty(1.5)
+        let text = source.map { "\($0) °F" }
+        #expect(text.value == "1.5 °F")
+    }
+
     @Test func mapValueAndKeyPath() {
         let source = MutableProperty("ab")
         #expect(source.map(value: 0).value == 0)

@@ -148,6 +148,35 @@ do {
     precondition(sink.total != 42, "keep the sink alive")
 }
 
+// Properties: one `MutableProperty<Int>` set with one observer, per set; and the baseline of a
+// plain class whose `didSet` calls one closure.
+do {
+    final class PlainProperty {
+        var observer: (Int) -> Void = { _ in }
+        var value = 0 { didSet { observer(value) } }
+    }
+    let sink = Sink()
+    let plain = PlainProperty()
+    plain.observer = { sink.total &+= $0 }
+    perValue("property set, plain class with didSet (baseline)", values: 2_000_000) { count in
+        for value in 0..<count { plain.value = value }
+    }
+    let property = MutableProperty(0)
+    property.signal.observeValues { sink.total &+= $0 }
+    perValue("MutableProperty set, 1 observer", values: 2_000_000) { count in
+        for value in 0..<count { property.value = value }
+    }
+    perValue("MutableProperty modify, 1 observer", values: 2_000_000) { count in
+        for _ in 0..<count { property.modify { $0 &+= 1 } }
+    }
+    let doubled = property.map { (value: Int) in value &* 2 }
+    doubled.signal.observeValues { sink.total &+= $0 }
+    perValue("MutableProperty set, 1 observer + a mapped property with 1 observer", values: 1_000_000) { count in
+        for value in 0..<count { property.value = value }
+    }
+    precondition(sink.total != 42, "keep the sink alive")
+}
+
 // Setup costs: allocations to create a pipe, and to observe then dispose one observer.
 do {
     let rounds = 10_000

@@ -1,0 +1,69 @@
+import Rivulet
+
+struct AgeError: Swift.Error {}
+
+func propertiesReadingWriting() {
+    let volume = MutableProperty(3)
+    volume.producer.startWithValues { print("volume \($0)") } // the current value first: volume 3
+    volume.value = 7                                          // volume 7
+    let previous = volume.swap(9)                             // volume 9; previous is 7
+    volume.modify { $0 += 1 }                                 // volume 10, read and written atomically
+    print("was \(previous), now \(volume.value)")
+}
+
+func propertiesReentrantWrite() {
+    let level = MutableProperty(0)
+    level.signal.observeValues { value in
+        print("first observer got \(value)")
+        if value == 1 { level.value = 2 } // takes effect now, emitted after the current change
+    }
+    level.signal.observeValues { value in
+        print("second observer got \(value), value is now \(level.value)")
+    }
+    level.value = 1
+}
+
+func propertiesComposing() {
+    let firstName = MutableProperty("Ada")
+    let lastName = MutableProperty("Lovelace")
+    let fullName = firstName.combineLatest(with: lastName).map { "\($0) \($1)" }
+    print(fullName.value) // Ada Lovelace
+    lastName.value = "Byron"
+    print(fullName.value) // Ada Byron
+}
+
+func propertiesValidating() {
+    let age = ValidatingProperty<Int, AgeError>(0) { proposed in
+        switch proposed {
+        case ..<0: .invalid(AgeError())
+        case 150...: .coerced(150, AgeError())
+        default: .valid
+        }
+    }
+    age.value = 200
+    print(age.value, age.result.value.isInvalid) // 150 false (coerced)
+    age.value = -1
+    print(age.value, age.result.value.isInvalid) // 150 true (rejected, value unchanged)
+}
+
+func propertiesBinding() {
+    let slider = MutableProperty(0.25)
+    let label = MutableProperty("")
+    label <~ slider.map { "\(Int($0 * 100)) %" }
+    slider.value = 0.5
+    print(label.value) // 50 %
+}
+
+func propertiesTransaction() {
+    let price = MutableProperty(10)
+    let net = price.map { $0 * 100 }
+    let tax = price.map { $0 * 20 }
+    let invoice = net.combineLatest(with: tax)
+    invoice.signal.observeValues { net, tax in print("net \(net), tax \(tax)") }
+
+    price.value = 20 // without a transaction: "net 2000, tax 200" (a glitch), then "net 2000, tax 400"
+    PropertyTransaction.perform {
+        price.value = 30
+        price.value = 40
+    } // once: "net 4000, tax 800"
+}
