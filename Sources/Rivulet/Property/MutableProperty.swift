@@ -58,6 +58,7 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol, @u
     ///
     /// The producer keeps only the property's storage alive, not the property: after the property
     /// is gone, a start sends the last value and completes.
+    @inlinable
     public var producer: SignalProducer<Value, Never> {
         storage.producer
     }
@@ -93,7 +94,7 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol, @u
 
 extension PropertyStorage {
     /// A producer of the current value, then every change, then `completed` at the end.
-    @usableFromInline
+    @inlinable
     var producer: SignalProducer<Value, Never> {
         SignalProducer.fused { [self] downstream, lifetime in
             lifetime += observeWithCurrentValue(Signal.Observer(downstream))

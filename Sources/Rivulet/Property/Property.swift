@@ -14,7 +14,7 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
     // is in its `PropertyStorage` (behind its lock); a constant one has none; an existential one
     // relies on the property it wraps.
 
-    private let readValue: () -> Value
+    @usableFromInline let readValue: () -> Value
 
     /// Every change from now on; completes when the property ends.
     public let signal: Signal<Value, Never>
@@ -76,13 +76,14 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
 
     /// How many compositions lie between this property and the mutable or constant properties it
     /// comes from: a transaction publishes deferred combinations shallowest first.
-    let rank: Int
+    @usableFromInline let rank: Int
 
     /// A composed property: starts `source` once, now, and takes each of its values.
     ///
     /// `source` must send a value synchronously when started; its end (or the disappearance of
     /// everything that can reach this property's signal) stops the start. A `combining` property
     /// defers its changes to the end of a `PropertyTransaction`.
+    @inlinable
     init(composing source: SignalProducer<Value, Never>, rank: Int, combining: Bool = false) {
         let start = SerialDisposable()
         let storage = PropertyStorage<Value>(value: nil, resources: start)
@@ -118,6 +119,7 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
 
 extension PropertyProtocol {
     /// The composition depth of this property (0 for anything but a composed `Property`).
+    @inlinable
     var compositionRank: Int {
         (self as? Property<Value>)?.rank ?? 0
     }

@@ -4,12 +4,14 @@
 
 extension PropertyProtocol {
     /// A property of pairs of this property's value and `other`'s, updated when either changes.
+    @inlinable
     public func combineLatest<P: PropertyProtocol>(with other: P) -> Property<(Value, P.Value)> {
         Property(combining: [compositionRank, other.compositionRank], producer.combineLatest(with: other.producer))
     }
 
     /// A property of pairs of the values of this property and `other`, matched change by change:
     /// the n-th value of one is paired with the n-th value of the other.
+    @inlinable
     public func zip<P: PropertyProtocol>(with other: P) -> Property<(Value, P.Value)> {
         Property(
             composing: producer.zip(with: other.producer),
@@ -18,6 +20,7 @@ extension PropertyProtocol {
     }
 
     /// A property of tuples of the latest values of the given properties.
+    @inlinable
     public static func combineLatest<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
         _ a: A, _ b: B, _ rest: repeat each C
     ) -> Property<(A.Value, B.Value, repeat (each C).Value)> where A.Value == Value {
@@ -27,6 +30,7 @@ extension PropertyProtocol {
     }
 
     /// A property of tuples of the given properties' values, matched change by change.
+    @inlinable
     public static func zip<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
         _ a: A, _ b: B, _ rest: repeat each C
     ) -> Property<(A.Value, B.Value, repeat (each C).Value)> where A.Value == Value {
@@ -36,6 +40,7 @@ extension PropertyProtocol {
     }
 
     /// A property of arrays of the latest values of `properties`, or `nil` if there are none.
+    @inlinable
     public static func combineLatest<S: Sequence>(_ properties: S) -> Property<[S.Element.Value]>?
     where S.Element: PropertyProtocol, S.Element.Value == Value {
         let properties = Array(properties)
@@ -47,6 +52,7 @@ extension PropertyProtocol {
     }
 
     /// A property of arrays of the latest values of `properties`; with none, it is `emptySentinel`.
+    @inlinable
     public static func combineLatest<S: Sequence>(_ properties: S, emptySentinel: [S.Element.Value]) -> Property<[S.Element.Value]>
     where S.Element: PropertyProtocol, S.Element.Value == Value {
         let properties = Array(properties)
@@ -58,6 +64,7 @@ extension PropertyProtocol {
 
     /// A property of arrays of `properties`' values, matched change by change, or `nil` if there
     /// are none.
+    @inlinable
     public static func zip<S: Sequence>(_ properties: S) -> Property<[S.Element.Value]>?
     where S.Element: PropertyProtocol, S.Element.Value == Value {
         let properties = Array(properties)
@@ -70,6 +77,7 @@ extension PropertyProtocol {
 
     /// A property of arrays of `properties`' values, matched change by change; with none, it is
     /// `emptySentinel`.
+    @inlinable
     public static func zip<S: Sequence>(_ properties: S, emptySentinel: [S.Element.Value]) -> Property<[S.Element.Value]>
     where S.Element: PropertyProtocol, S.Element.Value == Value {
         let properties = Array(properties)
@@ -81,7 +89,8 @@ extension PropertyProtocol {
 }
 
 /// The composition ranks of a pack of properties.
-private func ranks<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
+@inlinable
+func ranks<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
     _ a: A, _ b: B, _ rest: repeat each C
 ) -> [Int] {
     var ranks = [a.compositionRank, b.compositionRank]
@@ -94,6 +103,7 @@ private func ranks<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyPro
 extension Property {
     /// A composed property that combines the latest values of properties of the given ranks, and
     /// so defers its changes to the end of a `PropertyTransaction` (it emits no glitches).
+    @inlinable
     convenience init(combining sourceRanks: [Int], _ source: SignalProducer<Value, Never>) {
         self.init(composing: source, rank: (sourceRanks.max() ?? 0) + 1, combining: true)
     }

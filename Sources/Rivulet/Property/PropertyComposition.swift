@@ -6,11 +6,13 @@ extension PropertyProtocol {
     /// A composed property of `transform` applied to this property's producer.
     ///
     /// The transformed producer must send a value at once when started.
+    @inlinable
     public func lift<U>(_ transform: @escaping (SignalProducer<Value, Never>) -> SignalProducer<U, Never>) -> Property<U> {
         Property(composing: transform(producer), rank: compositionRank + 1)
     }
 
     /// A composed property of `transform` applied to the producers of this property and `other`.
+    @inlinable
     public func lift<P: PropertyProtocol, U>(
         _ transform: @escaping (SignalProducer<Value, Never>) -> (SignalProducer<P.Value, Never>) -> SignalProducer<U, Never>
     ) -> (P) -> Property<U> {
@@ -23,12 +25,14 @@ extension PropertyProtocol {
     }
 
     /// A property of `transform` applied to each value.
+    @inlinable
     public func map<U>(_ transform: @escaping (Value) -> U) -> Property<U> {
         lift { $0.map(transform) }
     }
 
     /// A property whose value is always `value` (it changes when this property changes, to the same value).
     @_disfavoredOverload
+    @inlinable
     public func map<U>(value: U) -> Property<U> {
         // Disfavoured: a trailing closure can fill `value:`, and `map { "\($0)" }` must not
         // pick this overload and make a stream of closures.
@@ -36,43 +40,51 @@ extension PropertyProtocol {
     }
 
     /// A property of the property at `keyPath` of each value.
+    @inlinable
     public func map<U>(_ keyPath: KeyPath<Value, U>) -> Property<U> {
         lift { $0.map(keyPath) }
     }
 
     /// A property of the values that pass `predicate`; it starts at `initial` if the current value
     /// does not pass.
+    @inlinable
     public func filter(initial: Value, _ predicate: @escaping (Value) -> Bool) -> Property<Value> {
         Property(composing: producer.filter(predicate).prefix(value: initial), rank: compositionRank + 1)
     }
 
     /// A property of `(previous, current)` pairs; the first value is paired with `initial`.
+    @inlinable
     public func combinePrevious(_ initial: Value) -> Property<(Value, Value)> {
         lift { $0.combinePrevious(initial) }
     }
 
     /// A property that changes only when a value is not equivalent to the one before it.
+    @inlinable
     public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Property<Value> {
         lift { $0.skipRepeats(isEquivalent) }
     }
 
     /// A property that changes only when a value differs from the one before it.
+    @inlinable
     public func skipRepeats() -> Property<Value> where Value: Equatable {
         lift { $0.skipRepeats() }
     }
 
     /// A property that changes only to values whose identity it has not had before.
+    @inlinable
     public func uniqueValues<Identity: Hashable>(_ transform: @escaping (Value) -> Identity) -> Property<Value> {
         lift { $0.uniqueValues(transform) }
     }
 
     /// A property that changes only to values it has not had before.
+    @inlinable
     public func uniqueValues() -> Property<Value> where Value: Hashable {
         lift { $0.uniqueValues() }
     }
 
     /// A property of the value of the property that this property's value maps to, switching
     /// between inner properties as `strategy` says (`.latest` follows the newest one).
+    @inlinable
     public func flatMap<P: PropertyProtocol>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> P
@@ -83,6 +95,7 @@ extension PropertyProtocol {
 
 extension PropertyProtocol where Value: PropertyProtocol {
     /// A property of the inner properties' values, combined as `strategy` says.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Property<Value.Value> {
         lift { $0.flatMap(strategy) { $0.producer } }
     }
@@ -90,38 +103,45 @@ extension PropertyProtocol where Value: PropertyProtocol {
 
 extension PropertyProtocol where Value == Bool {
     /// A property of the logical NOT of the value.
+    @inlinable
     public func negate() -> Property<Bool> {
         lift { $0.negate() }
     }
 
     /// A property of the logical AND of this property's value and `property`'s.
+    @inlinable
     public func and<P: PropertyProtocol>(_ property: P) -> Property<Bool> where P.Value == Bool {
         Property(combining: [compositionRank, property.compositionRank], producer.and(property.producer))
     }
 
     /// A property of the logical OR of this property's value and `property`'s.
+    @inlinable
     public func or<P: PropertyProtocol>(_ property: P) -> Property<Bool> where P.Value == Bool {
         Property(combining: [compositionRank, property.compositionRank], producer.or(property.producer))
     }
 
     /// A property of the logical AND of the values of `properties` (`true` for none).
+    @inlinable
     public static func all<P: PropertyProtocol, Properties: Collection>(_ properties: Properties) -> Property<Bool>
     where P.Value == Bool, Properties.Element == P {
         Property(combining: properties.map(\.compositionRank), SignalProducer.all(properties.map(\.producer)))
     }
 
     /// A property of the logical AND of the values of `properties`.
+    @inlinable
     public static func all<P: PropertyProtocol>(_ properties: P...) -> Property<Bool> where P.Value == Bool {
         all(properties)
     }
 
     /// A property of the logical OR of the values of `properties` (`false` for none).
+    @inlinable
     public static func any<P: PropertyProtocol, Properties: Collection>(_ properties: Properties) -> Property<Bool>
     where P.Value == Bool, Properties.Element == P {
         Property(combining: properties.map(\.compositionRank), SignalProducer.any(properties.map(\.producer)))
     }
 
     /// A property of the logical OR of the values of `properties`.
+    @inlinable
     public static func any<P: PropertyProtocol>(_ properties: P...) -> Property<Bool> where P.Value == Bool {
         any(properties)
     }

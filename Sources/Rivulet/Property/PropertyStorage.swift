@@ -107,7 +107,7 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     /// property ends. Nothing is missed or repeated between the two: other writers wait meanwhile,
     /// and an observer attached in the middle of an emission starts from the latest value and
     /// skips the older changes still queued.
-    @usableFromInline
+    @inlinable
     func observeWithCurrentValue(
         _ observer: Signal<Value, Never>.Observer
     ) -> Disposable? {

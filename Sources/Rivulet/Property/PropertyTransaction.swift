@@ -44,6 +44,7 @@ public enum PropertyTransaction {
 }
 
 /// The pending work of one thread's transaction. Only its own thread touches it.
+@usableFromInline
 final class TransactionContext {
     private var pending: [(rank: Int, publish: () -> Void)] = []
 
@@ -55,6 +56,7 @@ final class TransactionContext {
         }
     }
 
+    @usableFromInline
     func postpone(rank: Int, _ publish: @escaping () -> Void) {
         pending.append((rank, publish))
     }
@@ -66,6 +68,7 @@ final class TransactionContext {
         return key
     }()
 
+    @usableFromInline
     static var current: TransactionContext? {
         get {
             pthread_getspecific(key).map { Unmanaged<TransactionContext>.fromOpaque($0).takeUnretainedValue() }
@@ -81,22 +84,29 @@ final class TransactionContext {
 
 /// Feeds a combining property's storage: at once outside a transaction, and once at the end of a
 /// transaction (with the final combination) inside one.
+@usableFromInline
 final class CoalescingWriter<Value>: @unchecked Sendable {
     // @unchecked Sendable: `state` is a `Locked`; `storage` and `rank` are immutable.
-    private struct State {
-        var latest: Value?
-        var awaitsFlush = false
+    @usableFromInline
+    struct State {
+        @usableFromInline var latest: Value?
+        @usableFromInline var awaitsFlush = false
+
+        @inlinable
+        init() {}
     }
 
-    private let state = Locked(State())
-    private let storage: PropertyStorage<Value>
-    private let rank: Int
+    @usableFromInline let state = Locked(State())
+    @usableFromInline let storage: PropertyStorage<Value>
+    @usableFromInline let rank: Int
 
+    @inlinable
     init(storage: PropertyStorage<Value>, rank: Int) {
         self.storage = storage
         self.rank = rank
     }
 
+    @inlinable
     func receive(_ value: Value) {
         var displaced: Value? = value
         let context = storage.hasValue ? TransactionContext.current : nil
@@ -116,7 +126,8 @@ final class CoalescingWriter<Value>: @unchecked Sendable {
 
     /// Writes the latest combination, if not written yet. Taking it while holding the storage's
     /// write turn keeps a transaction's flush and another thread's write in one order.
-    private func publish() {
+    @inlinable
+    func publish() {
         storage.setTaking {
             state.withLock { state in
                 state.awaitsFlush = false
@@ -128,6 +139,7 @@ final class CoalescingWriter<Value>: @unchecked Sendable {
 
 extension PropertyStorage {
     /// Takes the next value from `take` while holding the write turn, and writes it, if any.
+    @inlinable
     func setTaking(_ take: () -> Value?) {
         withTurn { reentrant in
             var incoming = take()
