@@ -67,3 +67,14 @@ func propertiesTransaction() {
         price.value = 40
     } // once: "net 4000, tax 800"
 }
+
+func propertiesAction() {
+    let isOnline = MutableProperty(true)
+    let send = Action<String, Int, Never>(enabledIf: isOnline) { message in
+        SignalProducer(value: message.count) // the work: here, the length of the message
+    }
+    send.values.observeValues { print("sent \($0) characters") }
+    send.apply("hello").start()              // sent 5 characters
+    isOnline.value = false
+    send.apply("again").startWithFailed { print("refused: \($0)") } // refused: disabled
+}

@@ -17,6 +17,7 @@ let examples: [(title: String, run: () -> Void)] = [
     ("Properties: composing", propertiesComposing),
     ("Properties: validating input", propertiesValidating),
     ("Properties: bindings", propertiesBinding),
+    ("Properties: actions", propertiesAction),
     ("Properties: glitch-free transactions", propertiesTransaction),
 ]
 

@@ -1,0 +1,155 @@
+/// Work that runs on demand, one execution at a time: `apply(input)` gives a producer that, when
+/// started, runs the work if the action is enabled, or fails with `ActionError.disabled`.
+///
+/// An action is enabled while its condition holds and it is not executing. Every execution's
+/// events are also sent on `events` (and split into `values`, `errors` and `completed`), so that
+/// one place can observe all of them. `isExecuting` turns `true` before the work's first event and
+/// `false` after its last; starting an execution is atomic across threads.
+public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvider, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is immutable; the changing state is in a
+    // `MutableProperty` (behind its lock) and the signals' inputs are thread-safe signal cores.
+
+    private let execute: (Input) -> SignalProducer<Output, ActionError<Error>>
+    private let eventsInput: Signal<Signal<Output, Error>.Event, Never>.Observer
+    private let disabledErrorsInput: Signal<(), Never>.Observer
+    private let token: Lifetime.Token
+
+    /// Ends when the action is deinitialized; its signals then complete.
+    public let lifetime: Lifetime
+
+    /// The events of every execution, in order.
+    public let events: Signal<Signal<Output, Error>.Event, Never>
+
+    /// The values of every execution.
+    public let values: Signal<Output, Never>
+
+    /// The failures of every execution.
+    public let errors: Signal<Error, Never>
+
+    /// A value for each start refused because the action was disabled.
+    public let disabledErrors: Signal<(), Never>
+
+    /// A value for each execution that completed.
+    public let completed: Signal<(), Never>
+
+    /// Whether an execution is running.
+    public let isExecuting: Property<Bool>
+
+    /// Whether a start would run: the condition holds and no execution is running.
+    public let isEnabled: Property<Bool>
+
+    /// An action whose condition is `isEnabled` applied to the latest value of `state`, and whose
+    /// work gets that value with the input.
+    public init<State: PropertyProtocol>(
+        state: State,
+        enabledIf isEnabled: @escaping (State.Value) -> Bool,
+        execute: @escaping (State.Value, Input) -> SignalProducer<Output, Error>
+    ) {
+        let token = Lifetime.Token()
+        self.token = token
+        lifetime = Lifetime(token)
+        (events, eventsInput) = Signal.pipe()
+        (disabledErrors, disabledErrorsInput) = Signal.pipe()
+        values = events.compactMap(\.value)
+        errors = events.compactMap(\.error)
+        completed = events.compactMap { $0.isCompleted ? () : nil }
+
+        let initial = state.value
+        let actionState = MutableProperty(ActionState(value: initial, isUserEnabled: isEnabled(initial)))
+        self.isExecuting = actionState.map(\.isExecuting).skipRepeats()
+        self.isEnabled = actionState.map(\.isEnabled).skipRepeats()
+        // Follow the state for as long as the action lives (its first value is the one just
+        // read, or a newer one).
+        lifetime += state.producer.startWithValues { value in
+            actionState.modify { current in
+                current.value = value
+                current.isUserEnabled = isEnabled(value)
+            }
+        }
+
+        let eventsInput = self.eventsInput
+        let disabledErrorsInput = self.disabledErrorsInput
+        self.execute = { input in
+            SignalProducer { observer, lifetime in
+                guard let stateValue = actionState.modify({ $0.beginExecution() }) else {
+                    observer.send(error: .disabled)
+                    disabledErrorsInput.send(value: ())
+                    return
+                }
+                lifetime.observeEnded { actionState.modify { $0.endExecution() } }
+                lifetime += execute(stateValue, input).start { event in
+                    observer.send(event.mapError(ActionError.producerFailed))
+                    eventsInput.send(value: event)
+                }
+            }
+        }
+    }
+
+    /// An action that is enabled whenever it is not executing, whose work gets the latest value of
+    /// `state` with the input.
+    public convenience init<State: PropertyProtocol>(
+        state: State,
+        execute: @escaping (State.Value, Input) -> SignalProducer<Output, Error>
+    ) {
+        self.init(state: state, enabledIf: { _ in true }, execute: execute)
+    }
+
+    /// An action that is enabled while `isEnabled` is `true` (and it is not executing).
+    public convenience init<P: PropertyProtocol>(
+        enabledIf isEnabled: P,
+        execute: @escaping (Input) -> SignalProducer<Output, Error>
+    ) where P.Value == Bool {
+        self.init(state: isEnabled, enabledIf: { $0 }) { _, input in execute(input) }
+    }
+
+    /// An action that is enabled whenever it is not executing.
+    public convenience init(execute: @escaping (Input) -> SignalProducer<Output, Error>) {
+        self.init(state: Property(value: ()), enabledIf: { _ in true }) { _, input in execute(input) }
+    }
+
+    /// An action that is enabled while `state` holds a value (and it is not executing); the work
+    /// gets that value with the input.
+    public convenience init<P: PropertyProtocol, T>(
+        unwrapping state: P,
+        execute: @escaping (T, Input) -> SignalProducer<Output, Error>
+    ) where P.Value == T? {
+        self.init(state: state, enabledIf: { $0 != nil }) { value, input in
+            // Enabled only while non-nil, and the value is read under the same atomic step.
+            execute(value!, input)
+        }
+    }
+
+    /// An action that is enabled while `state` holds a valid (or coerced) value; the work gets that
+    /// value with the input.
+    public convenience init<T, E>(
+        validated state: ValidatingProperty<T, E>,
+        execute: @escaping (T, Input) -> SignalProducer<Output, Error>
+    ) {
+        self.init(unwrapping: state.result.map(\.value), execute: execute)
+    }
+
+    deinit {
+        eventsInput.sendCompleted()
+        disabledErrorsInput.sendCompleted()
+    }
+
+    /// A producer that, on each start, runs the work with `input` if the action is enabled, and
+    /// otherwise fails with `ActionError.disabled`. Disposing of a start interrupts its work.
+    public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
+        execute(input)
+    }
+
+    /// Each bound value applies the action and starts the result, while the action lives.
+    public var bindingTarget: BindingTarget<Input> {
+        BindingTarget(lifetime: lifetime) { [weak self] input in
+            self?.apply(input).start()
+        }
+    }
+}
+
+extension Action where Input == Void {
+    /// A producer that runs the work if the action is enabled; see `apply(_:)`.
+    public func apply() -> SignalProducer<Output, ActionError<Error>> {
+        apply(())
+    }
+}
