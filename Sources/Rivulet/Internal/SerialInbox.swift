@@ -10,7 +10,7 @@ struct SerialInbox<Input>: Sendable {
     @usableFromInline let core: SignalCore<Input, Never>
 
     /// An inbox that runs `handle` for each input until it is closed.
-    @usableFromInline
+    @inlinable
     init(_ handle: @escaping (Input) -> Void) {
         core = SignalCore(resources: nil)
         _ = core.observe(Signal<Input, Never>.Observer { event in

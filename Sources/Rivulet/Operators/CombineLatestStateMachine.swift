@@ -6,21 +6,21 @@
 @usableFromInline
 struct CombineLatestStateMachine<Element>: CombiningStateMachine {
     /// The latest value of each source; `nil` until it sends one.
-    private var latest: ContiguousArray<Element?>
+    @usableFromInline var latest: ContiguousArray<Element?>
     /// How many sources have not sent a value yet.
-    private var silentCount: Int
+    @usableFromInline var silentCount: Int
     /// How many sources have not completed yet.
-    private var activeCount: Int
+    @usableFromInline var activeCount: Int
     @usableFromInline private(set) var isTerminated = false
 
-    @usableFromInline
+    @inlinable
     init(sourceCount: Int) {
         latest = ContiguousArray(repeating: nil, count: sourceCount)
         silentCount = sourceCount
         activeCount = sourceCount
     }
 
-    @usableFromInline
+    @inlinable
     mutating func receiveValue(_ value: Element, from index: Int) -> CombiningAction {
         guard !isTerminated else { return .none }
         if case .none = latest[index] { silentCount -= 1 }
@@ -28,7 +28,7 @@ struct CombineLatestStateMachine<Element>: CombiningStateMachine {
         return silentCount == 0 ? .emit : .none
     }
 
-    @usableFromInline
+    @inlinable
     mutating func receiveCompletion(from index: Int) -> CombiningAction {
         guard !isTerminated else { return .none }
         activeCount -= 1
@@ -38,7 +38,7 @@ struct CombineLatestStateMachine<Element>: CombiningStateMachine {
         return .complete
     }
 
-    @usableFromInline
+    @inlinable
     mutating func terminate() -> Bool {
         guard !isTerminated else { return false }
         isTerminated = true
@@ -46,11 +46,11 @@ struct CombineLatestStateMachine<Element>: CombiningStateMachine {
         return true
     }
 
-    @usableFromInline
+    @inlinable
     func element(at index: Int) -> Element {
         latest[index]!
     }
 
-    @usableFromInline
+    @inlinable
     mutating func didEmit() {}
 }

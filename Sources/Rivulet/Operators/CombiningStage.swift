@@ -59,16 +59,16 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     @usableFromInline typealias Input = (index: Int, event: Signal<Machine.Element, Error>.Event)
 
     // Touched only by the inbox's handler, which runs one input at a time.
-    private var machine: Machine
-    private var downstream: EventSink<Output, Error>?
-    private let combine: (_ element: (Int) -> Machine.Element) -> Output
+    @usableFromInline var machine: Machine
+    @usableFromInline var downstream: EventSink<Output, Error>?
+    @usableFromInline let combine: (_ element: (Int) -> Machine.Element) -> Output
     // Set once in `init`. The inbox's handler holds this stage strongly; closing the inbox (on the
     // first terminal event, or when `lifetime` ends) releases the handler and so the stage.
-    private var inbox: SerialInbox<Input>!
+    @usableFromInline var inbox: SerialInbox<Input>!
 
     /// A stage for `sourceCount` sources that sends each combination, built by `combine` from
     /// the element of each source, to `downstream`, and stops when `lifetime` ends.
-    @usableFromInline
+    @inlinable
     init(
         sourceCount: Int,
         combine: @escaping (_ element: (Int) -> Machine.Element) -> Output,
@@ -84,13 +84,14 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     }
 
     /// The sink the source at `index` sends its events to.
-    @usableFromInline
+    @inlinable
     func sink(for index: Int) -> EventSink<Machine.Element, Error> {
         let inbox = self.inbox!
         return { event in inbox.send((index, event)) }
     }
 
-    private func handle(_ input: Input) {
+    @inlinable
+    func handle(_ input: Input) {
         let action: CombiningAction
         switch input.event {
         case let .value(value):
@@ -117,13 +118,15 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
         }
     }
 
-    private func emit() {
+    @inlinable
+    func emit() {
         let output = combine { machine.element(at: $0) }
         machine.didEmit()
         downstream?(.value(output))
     }
 
-    private func finish(_ event: Signal<Output, Error>.Event) {
+    @inlinable
+    func finish(_ event: Signal<Output, Error>.Event) {
         let downstream = self.downstream
         self.downstream = nil
         inbox.close()
@@ -167,7 +170,7 @@ extension Signal {
 
     /// A signal that combines `sources` with a `Machine` and sends the combinations `combine`
     /// builds. With no source it completes at once (observers then see `interrupted`, S3).
-    @usableFromInline
+    @inlinable
     static func combining<Machine: CombiningStateMachine>(
         _: Machine.Type,
         _ sources: [CombiningSource<Machine.Element>],
@@ -202,7 +205,7 @@ extension Signal {
     }
 
     /// A combining source that observes `signal` and hands its values on as `Any`.
-    @usableFromInline
+    @inlinable
     static func erasedCombiningSource<T>(_ signal: Signal<T, Error>) -> CombiningSource<Any> {
         { sink in signal.observe(Signal<T, Error>.Observer { sink($0.erasingValue) }) }
     }
@@ -216,7 +219,7 @@ extension SignalProducer {
     /// A producer whose starts start every one of `sources`, in order, into one `Machine`, and send
     /// the combinations `combine` builds (fused: no intermediate signal). With no source, a start
     /// sends `emptyValue` (if any) and completes.
-    @usableFromInline
+    @inlinable
     static func combining<Machine: CombiningStateMachine>(
         _: Machine.Type,
         _ sources: [CombiningSource<Machine.Element>],
@@ -261,7 +264,7 @@ extension SignalProducer {
     }
 
     /// A combining source that starts `producer` and hands its values on as `Any`.
-    @usableFromInline
+    @inlinable
     static func erasedCombiningSource<T>(_ producer: SignalProducer<T, Error>) -> CombiningSource<Any> {
         { sink, lifetime in producer.startInstance({ sink($0.erasingValue) }, lifetime) }
     }
@@ -271,7 +274,7 @@ extension Signal {
     /// A signal that combines two or more signals of different types with a `Machine` and sends
     /// the combinations as tuples: the one implementation behind every tuple-valued `combineLatest`
     /// and `zip` on signals, whatever the arity.
-    @usableFromInline
+    @inlinable
     static func combiningPack<Machine: CombiningStateMachine<Any>, A, B, each C>(
         _: Machine.Type,
         _ a: Signal<A, Error>,
@@ -290,7 +293,7 @@ extension SignalProducer {
     /// A producer that combines two or more producers of different types with a `Machine` and
     /// sends the combinations as tuples: the one implementation behind every tuple-valued
     /// `combineLatest` and `zip` on producers, whatever the arity. Starts the sources in order.
-    @usableFromInline
+    @inlinable
     static func combiningPack<Machine: CombiningStateMachine<Any>, A, B, each C>(
         _: Machine.Type,
         _ a: SignalProducer<A, Error>,

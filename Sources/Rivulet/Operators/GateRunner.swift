@@ -92,6 +92,7 @@ struct GateRunner<Input>: Sendable {
 /// A source that terminates before the others (a completed input of `combineLatest`, a sampler
 /// cut short by `take(first:)`) then stops its work at once (P4), as its own start would, instead
 /// of keeping it until the whole operator ends.
+@inlinable
 func startInOwnLifetime<Value, Error: Swift.Error>(
     _ start: (_ sink: @escaping EventSink<Value, Error>, _ lifetime: Lifetime) -> Void,
     sink: @escaping EventSink<Value, Error>,

@@ -7,17 +7,17 @@
 @usableFromInline
 struct ZipStateMachine<Element>: CombiningStateMachine {
     /// The values of each source waiting for a partner, oldest first.
-    private var buffers: ContiguousArray<FIFOQueue<Element>>
+    @usableFromInline var buffers: ContiguousArray<FIFOQueue<Element>>
     /// How many values each buffer holds.
-    private var bufferedCounts: ContiguousArray<Int>
+    @usableFromInline var bufferedCounts: ContiguousArray<Int>
     /// How many buffers are empty.
-    private var emptyCount: Int
-    private var completed: ContiguousArray<Bool>
+    @usableFromInline var emptyCount: Int
+    @usableFromInline var completed: ContiguousArray<Bool>
     /// The combination announced by the last `emit` action, until `didEmit`.
-    private var combination: ContiguousArray<Element>
+    @usableFromInline var combination: ContiguousArray<Element>
     @usableFromInline private(set) var isTerminated = false
 
-    @usableFromInline
+    @inlinable
     init(sourceCount: Int) {
         buffers = ContiguousArray(repeating: FIFOQueue(), count: sourceCount)
         bufferedCounts = ContiguousArray(repeating: 0, count: sourceCount)
@@ -28,11 +28,11 @@ struct ZipStateMachine<Element>: CombiningStateMachine {
     }
 
     /// Whether some completed source has nothing left to pair.
-    private var hasExhaustedSource: Bool {
+    @usableFromInline var hasExhaustedSource: Bool {
         completed.indices.contains { completed[$0] && bufferedCounts[$0] == 0 }
     }
 
-    @usableFromInline
+    @inlinable
     mutating func receiveValue(_ value: Element, from index: Int) -> CombiningAction {
         guard !isTerminated else { return .none }
         buffers[index].append(value)
@@ -52,7 +52,7 @@ struct ZipStateMachine<Element>: CombiningStateMachine {
         return .emit
     }
 
-    @usableFromInline
+    @inlinable
     mutating func receiveCompletion(from index: Int) -> CombiningAction {
         guard !isTerminated else { return .none }
         completed[index] = true
@@ -62,7 +62,7 @@ struct ZipStateMachine<Element>: CombiningStateMachine {
         return .complete
     }
 
-    @usableFromInline
+    @inlinable
     mutating func terminate() -> Bool {
         guard !isTerminated else { return false }
         isTerminated = true
@@ -70,18 +70,18 @@ struct ZipStateMachine<Element>: CombiningStateMachine {
         return true
     }
 
-    @usableFromInline
+    @inlinable
     func element(at index: Int) -> Element {
         combination[index]
     }
 
-    @usableFromInline
+    @inlinable
     mutating func didEmit() {
         combination.removeAll(keepingCapacity: !isTerminated)
         if isTerminated { releaseBuffers() }
     }
 
-    private mutating func releaseBuffers() {
+    @inlinable mutating func releaseBuffers() {
         buffers.removeAll()
         bufferedCounts.removeAll()
         completed.removeAll()
