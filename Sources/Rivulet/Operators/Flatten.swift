@@ -3,6 +3,7 @@ import Synchronization
 // MARK: - The flattening stage (one implementation for signals and producers)
 
 /// An input of a flattening: an event of the outer stream, or of inner stream `id`.
+@usableFromInline
 enum FlattenInput<Outer, Value, Error: Swift.Error> {
     case outer(Signal<Outer, Error>.Event)
     case inner(FlattenInnerID, Signal<Value, Error>.Event)
@@ -15,26 +16,29 @@ enum FlattenInput<Outer, Value, Error: Swift.Error> {
 ///
 /// Each inner stream runs with its own lifetime, ended when the inner stream ends, is replaced or
 /// loses a race, or when the flattened stream ends (P4).
+@usableFromInline
 final class FlattenRun<Outer, Value, Error: Swift.Error> {
-    typealias Input = FlattenInput<Outer, Value, Error>
-    typealias Inner = SignalProducer<Value, Error>
+    @usableFromInline typealias Input = FlattenInput<Outer, Value, Error>
+    @usableFromInline typealias Inner = SignalProducer<Value, Error>
 
-    private var machine: FlattenStateMachine<Inner>
+    @usableFromInline var machine: FlattenStateMachine<Inner>
     /// The lifetimes of the running inner streams, and their handles in the flattened lifetime.
-    private var running: [FlattenInnerID: (token: Lifetime.Token, handle: Disposable?)] = [:]
-    private let downstream: EventSink<Value, Error>
-    private let lifetime: Lifetime
-    private let makeInner: (Outer) -> Inner
-    private var inbox: SerialInbox<Input>?
-    private let pendingStarts = FlattenPendingStarts()
+    @usableFromInline var running: [FlattenInnerID: (token: Lifetime.Token, handle: Disposable?)] = [:]
+    @usableFromInline let downstream: EventSink<Value, Error>
+    @usableFromInline let lifetime: Lifetime
+    @usableFromInline let makeInner: (Outer) -> Inner
+    @usableFromInline var inbox: SerialInbox<Input>?
+    @usableFromInline let pendingStarts: FlattenPendingStarts
 
-    private init(
+    @inlinable
+    init(
         _ strategy: FlattenStrategy,
         _ downstream: @escaping EventSink<Value, Error>,
         _ lifetime: Lifetime,
         _ makeInner: @escaping (Outer) -> Inner
     ) {
         machine = FlattenStateMachine(strategy.kind)
+        pendingStarts = FlattenPendingStarts()
         self.downstream = downstream
         self.lifetime = lifetime
         self.makeInner = makeInner
@@ -44,6 +48,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     ///
     /// The inbox holds the run (and so the user's closure) until the flattened stream ends or
     /// `lifetime` ends; then it is closed and lets everything go.
+    @inlinable
     static func start(
         _ strategy: FlattenStrategy,
         downstream: @escaping EventSink<Value, Error>,
@@ -61,7 +66,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         }
     }
 
-    private func handle(_ input: Input) {
+    @inlinable func handle(_ input: Input) {
         switch input {
         case .outer where !machine.acceptsOuter:
             // After the flattened stream's end, or after the outer stream's own terminal event (E1).
@@ -89,7 +94,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         }
     }
 
-    private func perform(_ actions: FlattenStateMachine<Inner>.Actions, value: Value? = nil) {
+    @inlinable func perform(_ actions: FlattenStateMachine<Inner>.Actions, value: Value? = nil) {
         for id in actions.cancel { release(id) }
         if actions.forwardValue, let value { downstream(.value(value)) }
         if let (id, inner) = actions.start { start(inner, id: id) }
@@ -98,7 +103,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
 
     /// Gives inner stream `id` its lifetime now, and has it started once this thread has left
     /// the inbox (see `FlattenPendingStarts`).
-    private func start(_ inner: Inner, id: FlattenInnerID) {
+    @inlinable func start(_ inner: Inner, id: FlattenInnerID) {
         guard let inbox else { return }
         let (innerLifetime, token) = Lifetime.make()
         let handle = lifetime += AnyDisposable { token.dispose() }
@@ -115,13 +120,13 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     }
 
     /// Ends inner stream `id`'s lifetime, disposing of its work, and forgets it.
-    private func release(_ id: FlattenInnerID) {
+    @inlinable func release(_ id: FlattenInnerID) {
         guard let entry = running.removeValue(forKey: id) else { return }
         entry.handle?.dispose()
         entry.token.dispose()
     }
 
-    private func finish(_ event: Signal<Value, Error>.Event) {
+    @inlinable func finish(_ event: Signal<Value, Error>.Event) {
         downstream(event)
         // Sending a terminal event ends `lifetime`, which disposes of every inner stream. Close
         // the inbox in any case, so that the run and the user's closures are let go.
@@ -137,25 +142,35 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
 /// it has finished, and nothing downstream (say `take(first:)`) could stop it, even if it never
 /// ends. Started outside the turn, it delivers each value as it sends it (E7) and stops as soon
 /// as the result is disposed of (P4).
+@usableFromInline
 final class FlattenPendingStarts {
-    private struct State {
-        var starts = FIFOQueue<() -> Void>()
+    @usableFromInline
+    struct State {
+        @usableFromInline var starts = FIFOQueue<() -> Void>()
         /// Threads inside `runAll`: a nested call leaves its work to the loop below it, so that a
         /// chain of synchronous inner streams (`.concat`) starts iteratively, never recursively.
-        var runners: [ThreadID] = []
+        @usableFromInline var runners: [ThreadID] = []
+
+        @inlinable
+        init() {}
     }
 
     // Both guard `State`; `count` lets every send skip the lock when nothing waits.
-    private let state = Locked(State())
-    private let count = Atomic<Int>(0)
+    @usableFromInline let state = Locked(State())
+    @usableFromInline let count = Atomic<Int>(0)
+
+    @inlinable
+    init() {}
 
     /// Queues `start`; the caller runs `runAll()` after leaving the inbox.
+    @inlinable
     func add(_ start: @escaping () -> Void) {
         state.withLock { $0.starts.append(start) }
         count.wrappingAdd(1, ordering: .releasing)
     }
 
     /// Runs the queued starts in order, unless this thread is already running them further up.
+    @inlinable
     func runAll() {
         guard count.load(ordering: .acquiring) > 0 else { return }
         let thread = ThreadID.current
@@ -170,7 +185,7 @@ final class FlattenPendingStarts {
         }
     }
 
-    private func next(on thread: ThreadID) -> (() -> Void)? {
+    @inlinable func next(on thread: ThreadID) -> (() -> Void)? {
         let start = state.withLock { state -> (() -> Void)? in
             if let start = state.starts.popFirst() { return start }
             state.runners.removeAll { $0 == thread }
@@ -182,6 +197,7 @@ final class FlattenPendingStarts {
 }
 
 /// The flattening stage behind every `flatten` and `flatMap` overload.
+@inlinable
 func flattenStage<Outer, OuterError, Value, Error>(
     _ strategy: FlattenStrategy,
     promotingOuter promote: @escaping (OuterError) -> Error,
@@ -194,6 +210,7 @@ func flattenStage<Outer, OuterError, Value, Error>(
 }
 
 /// The flattening stage for an outer stream whose error type is the flattened one.
+@inlinable
 func flattenStage<Outer, Value, Error>(
     _ strategy: FlattenStrategy,
     _ makeInner: @escaping (Outer) -> SignalProducer<Value, Error>
@@ -204,10 +221,12 @@ func flattenStage<Outer, Value, Error>(
 }
 
 /// Turns an impossible failure into any error type.
+@inlinable
 func flattenNever<E>(_ never: Never) -> E {}
 
 extension SignalProducer where Error == Never {
     /// This producer, typed as able to fail with `F` (it never does).
+    @inlinable
     func flattenPromoted<F>(_: F.Type = F.self) -> SignalProducer<Value, F> {
         .fused({ downstream, lifetime in
             self.startInstance({ event in downstream(event.mapError(flattenNever)) }, lifetime)
@@ -222,6 +241,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Value.Error {
     ///
     /// A failure of this signal or of a running inner stream fails the result at once (E2).
     /// An interrupted inner stream is treated as completed.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
         flatMapEvent(flattenStage(strategy) { $0.producer })
     }
@@ -231,6 +251,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Never {
     /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
     ///
     /// A failure of a running inner stream fails the result at once (E2).
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Value.Error> {
         flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever) { $0.producer })
     }
@@ -238,6 +259,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Never {
 
 extension Signal where Value: SignalProducerConvertible, Error == Never, Value.Error == Never {
     /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Never> {
         flatMapEvent(flattenStage(strategy) { $0.producer })
     }
@@ -247,6 +269,7 @@ extension Signal where Value: SignalProducerConvertible, Value.Error == Never {
     /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
     ///
     /// A failure of this signal fails the result at once (E2).
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
         flatMapEvent(flattenStage(strategy) { $0.producer.flattenPromoted() })
     }
@@ -257,6 +280,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Value.
     ///
     /// A failure of this producer or of a running inner stream fails the result at once (E2).
     /// An interrupted inner stream is treated as completed.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
         flatMapEvent(flattenStage(strategy) { $0.producer })
     }
@@ -266,6 +290,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Never 
     /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
     ///
     /// A failure of a running inner stream fails the result at once (E2).
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Value.Error> {
         flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever) { $0.producer })
     }
@@ -273,6 +298,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Never 
 
 extension SignalProducer where Value: SignalProducerConvertible, Error == Never, Value.Error == Never {
     /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Never> {
         flatMapEvent(flattenStage(strategy) { $0.producer })
     }
@@ -282,6 +308,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Value.Error == 
     /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
     ///
     /// A failure of this producer fails the result at once (E2).
+    @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
         flatMapEvent(flattenStage(strategy) { $0.producer.flattenPromoted() })
     }
@@ -295,6 +322,7 @@ extension Signal {
     /// `transform` runs for every value, as it arrives, even if `strategy` then ignores or
     /// queues the producer. A failure of this signal or of a running inner producer fails the
     /// result at once (E2).
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Error>
@@ -304,6 +332,7 @@ extension Signal {
 
     /// Maps each value to a stream (signal, producer, property, …) and flattens the streams by
     /// `strategy`; see `flatMap(_:_:)`.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
@@ -312,6 +341,7 @@ extension Signal {
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Never>
@@ -320,6 +350,7 @@ extension Signal {
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
@@ -331,6 +362,7 @@ extension Signal {
 extension Signal where Error == Never {
     /// Maps each value to a producer and flattens the producers by `strategy`; the result fails
     /// when a running inner producer fails.
+    @inlinable
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, F>
@@ -340,6 +372,7 @@ extension Signal where Error == Never {
 
     /// Maps each value to a stream and flattens the streams by `strategy`; the result fails when
     /// a running inner stream fails.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
@@ -348,6 +381,7 @@ extension Signal where Error == Never {
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Never>
@@ -356,6 +390,7 @@ extension Signal where Error == Never {
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
@@ -370,6 +405,7 @@ extension SignalProducer {
     /// `transform` runs for every value, as it arrives, even if `strategy` then ignores or
     /// queues the producer. A failure of this producer or of a running inner producer fails the
     /// result at once (E2).
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Error>
@@ -379,6 +415,7 @@ extension SignalProducer {
 
     /// Maps each value to a stream (signal, producer, property, …) and flattens the streams by
     /// `strategy`; see `flatMap(_:_:)`.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
@@ -387,6 +424,7 @@ extension SignalProducer {
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Never>
@@ -395,6 +433,7 @@ extension SignalProducer {
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
@@ -406,6 +445,7 @@ extension SignalProducer {
 extension SignalProducer where Error == Never {
     /// Maps each value to a producer and flattens the producers by `strategy`; the result fails
     /// when a running inner producer fails.
+    @inlinable
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, F>
@@ -415,6 +455,7 @@ extension SignalProducer where Error == Never {
 
     /// Maps each value to a stream and flattens the streams by `strategy`; the result fails when
     /// a running inner stream fails.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
@@ -423,6 +464,7 @@ extension SignalProducer where Error == Never {
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Never>
@@ -431,6 +473,7 @@ extension SignalProducer where Error == Never {
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner

@@ -1,4 +1,5 @@
 /// Names one inner stream within one flattening, in the order the inner streams were started.
+@usableFromInline
 typealias FlattenInnerID = UInt64
 
 /// The decisions of `flatten(_:)`, free of threads, closures and disposables.
@@ -8,34 +9,41 @@ typealias FlattenInnerID = UInt64
 /// dispose of some, forward the value, or end the flattened stream. Inner streams are tracked by
 /// ID, so events from an inner stream that was replaced, lost a race or already ended are
 /// recognised as stale and dropped.
+@usableFromInline
 struct FlattenStateMachine<Inner> {
     /// What the caller must do after an input, in this order: dispose of `cancel`, forward the
     /// value (for an inner value), start `start`, then complete if `complete`.
+    @usableFromInline
     struct Actions {
         /// Inner streams to dispose of (replaced by `.latest`, or losers of a `.race`).
-        var cancel: [FlattenInnerID] = []
+        @usableFromInline var cancel: [FlattenInnerID] = []
         /// Whether the inner value that was the input is forwarded.
-        var forwardValue = false
+        @usableFromInline var forwardValue = false
         /// An inner stream to start, with the ID its events must carry.
-        var start: (id: FlattenInnerID, inner: Inner)?
+        @usableFromInline var start: (id: FlattenInnerID, inner: Inner)?
         /// Whether the flattened stream completes now.
-        var complete = false
+        @usableFromInline var complete = false
+
+        @inlinable
+        init() {}
     }
 
+    @usableFromInline
     let kind: FlattenStrategy.Kind
     /// The inner streams whose events are forwarded: all running ones for `.concurrent`, the
     /// newest for `.latest`, the contenders (or the winner) for `.race`, the running one for `.throttle`.
-    private(set) var running: Set<FlattenInnerID> = []
+    @usableFromInline internal(set) var running: Set<FlattenInnerID> = []
     /// Inner streams waiting for a free slot (`.concurrent` only), oldest first.
-    private var waiting = FIFOQueue<Inner>()
-    private(set) var waitingCount = 0
+    @usableFromInline var waiting = FIFOQueue<Inner>()
+    @usableFromInline internal(set) var waitingCount = 0
     /// The inner stream that won the race (`.race` only).
-    private(set) var winner: FlattenInnerID?
-    private(set) var outerHasCompleted = false
+    @usableFromInline internal(set) var winner: FlattenInnerID?
+    @usableFromInline internal(set) var outerHasCompleted = false
     /// Whether the flattened stream has ended: every later input is ignored (E1).
-    private(set) var hasTerminated = false
-    private var nextID: FlattenInnerID = 0
+    @usableFromInline internal(set) var hasTerminated = false
+    @usableFromInline var nextID: FlattenInnerID = 0
 
+    @inlinable
     init(_ kind: FlattenStrategy.Kind) {
         self.kind = kind
     }
@@ -44,9 +52,11 @@ struct FlattenStateMachine<Inner> {
 
     /// Whether events of the outer stream are still acted on: not after the flattened stream has
     /// ended, nor after the outer stream's own completion (a hand-written upstream may break E1).
+    @usableFromInline
     var acceptsOuter: Bool { !hasTerminated && !outerHasCompleted }
 
     /// The outer stream sent an inner stream.
+    @inlinable
     mutating func outerValue(_ inner: Inner) -> Actions {
         var actions = Actions()
         guard acceptsOuter else { return actions }
@@ -71,6 +81,7 @@ struct FlattenStateMachine<Inner> {
     }
 
     /// The outer stream completed.
+    @inlinable
     mutating func outerCompleted() -> Actions {
         var actions = Actions()
         guard acceptsOuter else { return actions }
@@ -81,6 +92,7 @@ struct FlattenStateMachine<Inner> {
 
     /// The outer stream failed or was interrupted, or the flattened stream must end for another
     /// reason. Returns whether the caller forwards the terminal event (`false` if already ended).
+    @inlinable
     mutating func terminate() -> Bool {
         guard !hasTerminated else { return false }
         hasTerminated = true
@@ -94,6 +106,7 @@ struct FlattenStateMachine<Inner> {
     // MARK: Inner streams
 
     /// Inner stream `id` sent a value.
+    @inlinable
     mutating func innerValue(_ id: FlattenInnerID) -> Actions {
         var actions = Actions()
         guard !hasTerminated, running.contains(id) else { return actions }
@@ -106,12 +119,14 @@ struct FlattenStateMachine<Inner> {
 
     /// Inner stream `id` failed. Returns whether the failure ends the flattened stream (E2);
     /// a stale inner stream's failure is ignored.
+    @inlinable
     mutating func innerFailed(_ id: FlattenInnerID) -> Bool {
         guard !hasTerminated, running.contains(id) else { return false }
         return terminate()
     }
 
     /// Inner stream `id` completed.
+    @inlinable
     mutating func innerCompleted(_ id: FlattenInnerID) -> Actions {
         var actions = Actions()
         guard !hasTerminated, running.contains(id) else { return actions }
@@ -125,6 +140,7 @@ struct FlattenStateMachine<Inner> {
 
     /// Inner stream `id` was interrupted: it stops, and the flattening goes on as if it had
     /// completed, except that it cannot win a race (E4: flattening ignores inner interruption).
+    @inlinable
     mutating func innerInterrupted(_ id: FlattenInnerID) -> Actions {
         var actions = Actions()
         guard !hasTerminated, running.contains(id) else { return actions }
@@ -134,21 +150,21 @@ struct FlattenStateMachine<Inner> {
 
     // MARK: Helpers
 
-    private mutating func startInner(_ inner: Inner) -> (id: FlattenInnerID, inner: Inner) {
+    @inlinable mutating func startInner(_ inner: Inner) -> (id: FlattenInnerID, inner: Inner) {
         let id = nextID
         nextID += 1
         running.insert(id)
         return (id, inner)
     }
 
-    private mutating func declareWinner(_ id: FlattenInnerID, _ actions: inout Actions) {
+    @inlinable mutating func declareWinner(_ id: FlattenInnerID, _ actions: inout Actions) {
         winner = id
         running.remove(id)
         actions.cancel = Array(running)
         running = [id]
     }
 
-    private mutating func innerEnded(_ id: FlattenInnerID, _ actions: inout Actions) {
+    @inlinable mutating func innerEnded(_ id: FlattenInnerID, _ actions: inout Actions) {
         running.remove(id)
         if case let .concurrent(limit) = kind, UInt(running.count) < limit, let next = waiting.popFirst() {
             waitingCount -= 1
@@ -157,7 +173,7 @@ struct FlattenStateMachine<Inner> {
         completeIfDone(&actions)
     }
 
-    private mutating func completeIfDone(_ actions: inout Actions) {
+    @inlinable mutating func completeIfDone(_ actions: inout Actions) {
         guard outerHasCompleted, running.isEmpty, waitingCount == 0 else { return }
         hasTerminated = true
         actions.complete = true
