@@ -32,15 +32,15 @@ struct FlattenStateMachine<Inner> {
     let kind: FlattenStrategy.Kind
     /// The inner streams whose events are forwarded: all running ones for `.concurrent`, the
     /// newest for `.latest`, the contenders (or the winner) for `.race`, the running one for `.throttle`.
-    @usableFromInline internal(set) var running: Set<FlattenInnerID> = []
+    @usableFromInline var running: Set<FlattenInnerID> = []
     /// Inner streams waiting for a free slot (`.concurrent` only), oldest first.
     @usableFromInline var waiting = FIFOQueue<Inner>()
-    @usableFromInline internal(set) var waitingCount = 0
+    @usableFromInline var waitingCount = 0
     /// The inner stream that won the race (`.race` only).
-    @usableFromInline internal(set) var winner: FlattenInnerID?
-    @usableFromInline internal(set) var outerHasCompleted = false
+    @usableFromInline var winner: FlattenInnerID?
+    @usableFromInline var outerHasCompleted = false
     /// Whether the flattened stream has ended: every later input is ignored (E1).
-    @usableFromInline internal(set) var hasTerminated = false
+    @usableFromInline var hasTerminated = false
     @usableFromInline var nextID: FlattenInnerID = 0
 
     @inlinable
