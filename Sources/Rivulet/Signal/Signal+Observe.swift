@@ -13,7 +13,7 @@ extension Signal {
     @inlinable
     @discardableResult
     public func observe(_ action: @escaping Observer.Action) -> Disposable? {
-        observe(Observer(action))
+        core.observe(action: action)
     }
 
     /// Runs `action` with `.success` for each value and `.failure` for a failure.
@@ -27,7 +27,9 @@ extension Signal {
     @inlinable
     @discardableResult
     public func observeValues(_ action: @escaping (Value) -> Void) -> Disposable? {
-        observe(Observer(value: action))
+        core.observe(action: { event in
+            if case let .value(value) = event { action(value) }
+        })
     }
 
     /// Runs `action` when the signal completes.

@@ -69,10 +69,22 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
     /// Attaches `observer`; if the signal has terminated, sends it `interrupted` at once (S3).
     @inlinable
     func observe(_ observer: Signal<Value, Error>.Observer) -> Disposable? {
-        let attachment = ObserverAttachment(observer: observer, core: self)
+        if observer.inputOf == nil {
+            // A closure observer: keep its closure only.
+            return observe(action: observer.action)
+        }
+        // The input of another signal: the attachment keeps it (and so that signal's input) alive.
+        return observe(action: { observer.send($0) })
+    }
+
+    /// Attaches an observer that runs `action`; if the signal has terminated, runs it with
+    /// `interrupted` at once (S3).
+    @inlinable
+    func observe(action: @escaping Signal<Value, Error>.Observer.Action) -> Disposable? {
+        let attachment = ObserverAttachment(action: action, core: self)
         guard state.withLock({ $0.add(attachment) }) else {
             attachment.markDetached()
-            observer.send(.interrupted)
+            action(.interrupted)
             return nil
         }
         return attachment

@@ -53,7 +53,7 @@ extension SignalProducer {
     @inlinable
     @discardableResult
     public func startWithValues(_ action: @escaping (Value) -> Void) -> Disposable {
-        start(Signal.Observer(value: action))
+        start(Signal.Observer.values(action))
     }
 
     /// Starts the producer, running `action` if it completes.
