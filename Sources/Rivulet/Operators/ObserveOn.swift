@@ -2,49 +2,54 @@
 
 /// The stage behind `observe(on:)`.
 ///
-/// Upstream hands each event over through a small locked queue and asks the scheduler for one
-/// callback per event; each callback delivers the oldest event not yet delivered, through an
-/// inbox. So:
+/// Upstream hands each event over through a small locked queue. The first event of a burst asks
+/// the scheduler for one *drain* callback, which delivers the queued events in order; events that
+/// arrive while a drain is pending or running join its queue instead of asking the scheduler
+/// again. So:
 /// - upstream never waits for downstream work on the scheduler (it only takes the queue's lock
-///   and calls `schedule`), and never deadlocks with it;
-/// - events keep their order and are delivered one at a time even on a scheduler that runs
-///   callbacks concurrently or out of order (the callbacks then only decide *when* and *on which
-///   thread* the next event goes out; a serial scheduler, such as `QueueScheduler`, also runs
-///   them on one thread at a time);
+///   and, at the start of a burst, calls `schedule`), and never deadlocks with it;
+/// - events keep their order and are delivered one at a time on any scheduler, even one that runs
+///   callbacks concurrently: only one drain is scheduled at a time, and it schedules the next one
+///   itself only after it has delivered its share;
+/// - a long burst does not monopolise the scheduler: a drain delivers at most `drainLimit` events,
+///   then schedules the rest behind whatever else the scheduler has queued;
 /// - values never cross a `@Sendable` boundary: the callbacks carry nothing.
 ///
-/// When the stream ends (terminal event delivered, or disposal), the queue is emptied and the
-/// inbox closed: callbacks still pending with the scheduler find nothing to do, and hold no value.
-final class ObserveOnStage<Value, Error: Swift.Error>: Sendable {
-    private struct State {
-        var events = FIFOQueue<Signal<Value, Error>.Event>()
-        var isClosed = false
+/// When the stream ends (terminal event delivered, or disposal), the queue is emptied and closed:
+/// callbacks still pending with the scheduler find nothing to do, and hold no value.
+@usableFromInline
+final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
+    // @unchecked Sendable: `state` is a `Locked`; `downstream` is only called by the one drain
+    // running at a time (`State.drainScheduled`, under that lock, admits one drain), and
+    // `scheduler` is Sendable.
+    @usableFromInline
+    struct State {
+        @usableFromInline var events = FIFOQueue<Signal<Value, Error>.Event>()
+        @usableFromInline var isClosed = false
+        /// A drain is scheduled or running: new events join its queue.
+        @usableFromInline var drainScheduled = false
+
+        @inlinable
+        init() {}
     }
 
-    /// The hand-over queue between upstream and the scheduler callbacks.
-    private let state = Locked(State())
-    /// Serializes deliveries; its handler owns the downstream sink.
-    private let delivery: SerialInbox<Void>
-    private let scheduler: Scheduler
+    /// How many events one drain callback delivers before yielding the scheduler.
+    @usableFromInline static var drainLimit: Int { 256 }
 
+    @usableFromInline let state = Locked(State())
+    @usableFromInline let downstream: EventSink<Value, Error>
+    @usableFromInline let scheduler: Scheduler
+
+    @inlinable
     init(scheduler: Scheduler, downstream: @escaping EventSink<Value, Error>, lifetime: Lifetime) {
         self.scheduler = scheduler
+        self.downstream = downstream
         let state = self.state
-        delivery = SerialInbox { _ in
-            guard let event = state.withLock({ $0.events.popFirst() }) else { return }
-            if event.isTerminating {
-                Self.close(state)
-            }
-            downstream(event)
-        }
-        let delivery = self.delivery
-        lifetime.observeEnded {
-            Self.close(state)
-            delivery.close()
-        }
+        lifetime.observeEnded { Self.close(state) }
     }
 
-    private static func close(_ state: Locked<State>) {
+    @inlinable
+    static func close(_ state: Locked<State>) {
         let dropped = state.withLock { state in
             state.isClosed = true
             return state.events.removeAll()
@@ -53,21 +58,49 @@ final class ObserveOnStage<Value, Error: Swift.Error>: Sendable {
         _ = dropped
     }
 
-    /// Queues `event` and asks the scheduler to deliver it.
+    /// Queues `event`; the first event of a burst schedules a drain.
+    @inlinable
     func send(_ event: Signal<Value, Error>.Event) {
-        let accepted = state.withLock { state in
+        let mustSchedule = state.withLock { state -> Bool in
             guard !state.isClosed else { return false }
             state.events.append(event)
+            guard !state.drainScheduled else { return false }
+            state.drainScheduled = true
             return true
         }
-        guard accepted else { return }
-        let delivery = self.delivery
-        scheduler.schedule { delivery.send(()) }
+        if mustSchedule { scheduleDrain() }
+    }
+
+    @inlinable
+    func scheduleDrain() {
+        scheduler.schedule { [self] in drain() }
+    }
+
+    /// Delivers queued events in order, up to `drainLimit`; then either ends the burst or
+    /// schedules the next drain.
+    @inlinable
+    func drain() {
+        for _ in 0..<Self.drainLimit {
+            let next = state.withLock { state -> Signal<Value, Error>.Event? in
+                guard !state.isClosed, let event = state.events.popFirst() else {
+                    state.drainScheduled = false
+                    return nil
+                }
+                return event
+            }
+            guard let event = next else { return }
+            if event.isTerminating {
+                Self.close(state)
+            }
+            downstream(event)
+        }
+        scheduleDrain()
     }
 }
 
 extension Signal.Event {
     /// The stage behind `observe(on:)`.
+    @inlinable
     static func observe(on scheduler: Scheduler) -> EventTransform<Value, Error, Value, Error> {
         { downstream, lifetime in
             let stage = ObserveOnStage(scheduler: scheduler, downstream: downstream, lifetime: lifetime)
@@ -87,6 +120,7 @@ extension Signal {
     /// With `ImmediateScheduler` delivery stays synchronous.
     ///
     /// - Parameter scheduler: Where the events are delivered.
+    @inlinable
     public func observe(on scheduler: Scheduler) -> Signal<Value, Error> {
         flatMapEvent(Event.observe(on: scheduler))
     }
@@ -97,6 +131,7 @@ extension SignalProducer {
     /// `Signal.observe(on:)`. The start itself is not moved: see `start(on:)` for that.
     ///
     /// - Parameter scheduler: Where the events are delivered.
+    @inlinable
     public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.observe(on: scheduler))
     }

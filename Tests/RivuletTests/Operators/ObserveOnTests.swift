@@ -99,6 +99,50 @@ import Testing
         #expect(overlap.overlapCount == 0)
     }
 
+    /// A scheduler that queues its actions until told to run them, and counts them.
+    final class CountingScheduler: Scheduler, @unchecked Sendable {
+        // @unchecked Sendable: `actions` is a `Locked`.
+        let actions = Locked<[@Sendable () -> Void]>([])
+        let scheduled = Counter()
+        func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
+            scheduled.increment()
+            actions.withLock { $0.append(action) }
+            return nil
+        }
+        /// Runs the actions queued so far (not those they schedule); returns how many ran.
+        @discardableResult
+        func runQueued() -> Int {
+            let queued = actions.withLock { actions in
+                defer { actions = [] }
+                return actions
+            }
+            for action in queued { action() }
+            return queued.count
+        }
+    }
+
+    @Test func aBurstAsksTheSchedulerOnceAndALongBurstYieldsBetweenDrains() {
+        let scheduler = CountingScheduler()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let recorder = EventRecorder<Int, Never>()
+        signal.observe(on: scheduler).observe(recorder.observer)
+        for value in 0..<600 { input.send(value: value) }
+        #expect(scheduler.scheduled.value == 1)
+        scheduler.runQueued()
+        // One drain delivers at most 256 events, then schedules the next behind other work.
+        #expect(recorder.values == Array(0..<256))
+        #expect(scheduler.scheduled.value == 2)
+        scheduler.runQueued()
+        scheduler.runQueued()
+        #expect(recorder.values == Array(0..<600))
+        #expect(scheduler.scheduled.value == 3)
+        // The burst is over: the next event asks for a new drain.
+        input.send(value: 600)
+        #expect(scheduler.scheduled.value == 4)
+        scheduler.runQueued()
+        #expect(recorder.values.last == 600)
+    }
+
     @Test func lateCallbacksDeliverNothingAfterDisposal_P4() {
         expectLateCallbacksDeliverNothing([.value(1), .value(2), .completed]) { $0.observe(on: $1) }
     }
