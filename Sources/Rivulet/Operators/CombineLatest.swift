@@ -10,7 +10,7 @@ extension Signal {
     /// one never sent a value), and fails or is interrupted as soon as either does.
     @inlinable
     public func combineLatest<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
-        .combiningPack(CombineLatestStateMachine<Any>.self, self, other)
+        .combiningPair(CombineLatestStateMachine<PairElement<Value, U>>.self, self, other)
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
@@ -18,7 +18,7 @@ extension Signal {
     public static func combineLatest<B>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>
     ) -> Signal<(Value, B), Error> {
-        .combiningPack(CombineLatestStateMachine<Any>.self, a, b)
+        .combiningPair(CombineLatestStateMachine<PairElement<Value, B>>.self, a, b)
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
@@ -125,7 +125,7 @@ extension SignalProducer {
     public func combineLatest<U>(
         with other: SignalProducer<U, Error>
     ) -> SignalProducer<(Value, U), Error> {
-        .combiningPack(CombineLatestStateMachine<Any>.self, self, other)
+        .combiningPair(CombineLatestStateMachine<PairElement<Value, U>>.self, self, other)
     }
 
     /// A producer of pairs of the latest values of this producer and `other`. Each start starts

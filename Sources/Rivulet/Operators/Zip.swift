@@ -10,7 +10,7 @@ extension Signal {
     /// interrupted as soon as either input does.
     @inlinable
     public func zip<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
-        .combiningPack(ZipStateMachine<Any>.self, self, other)
+        .combiningPair(ZipStateMachine<PairElement<Value, U>>.self, self, other)
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
@@ -18,7 +18,7 @@ extension Signal {
     public static func zip<B>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>
     ) -> Signal<(Value, B), Error> {
-        .combiningPack(ZipStateMachine<Any>.self, a, b)
+        .combiningPair(ZipStateMachine<PairElement<Value, B>>.self, a, b)
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
@@ -123,7 +123,7 @@ extension SignalProducer {
     public func zip<U>(
         with other: SignalProducer<U, Error>
     ) -> SignalProducer<(Value, U), Error> {
-        .combiningPack(ZipStateMachine<Any>.self, self, other)
+        .combiningPair(ZipStateMachine<PairElement<Value, U>>.self, self, other)
     }
 
     /// A producer of pairs of the values of this producer and `other`, matched by position. Each
