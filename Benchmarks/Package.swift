@@ -7,8 +7,8 @@ import PackageDescription
 // - `swift run -c release --package-path Benchmarks compare` prints one Markdown table with
 //   ns, allocations and live bytes per operation, the ratios, and the targets.
 // - `swift package --package-path Benchmarks --allow-writing-to-package-directory benchmark`
-//   runs the same workloads under
-//   ordo-one/benchmark, with its statistics (percentiles, malloc counts, peak memory).
+//   runs the same workloads under ordo-one/benchmark, with its statistics (percentiles, malloc
+//   counts, peak memory).
 
 // The root package's identity is the name of the folder it is checked out in.
 let rivuletPackage = Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init) ?? "Rivulet"
