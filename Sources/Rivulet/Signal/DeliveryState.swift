@@ -85,7 +85,9 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @usableFromInline
     struct Turn {
         @usableFromInline var event: Event?
-        @usableFromInline var observers: Observers = []
+        /// `nil` rather than empty between deliveries: no retain and release of the empty-array
+        /// singleton on every send.
+        @usableFromInline var observers: Observers?
         @usableFromInline var resources: (any Disposable)?
         @usableFromInline var turnstile: DispatchSemaphore?
 
@@ -156,7 +158,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
         if case .terminated = lifecycle {
             return passTurn(&turn)
         }
-        if let event = reentrantEvents.popFirst() {
+        if !reentrantEvents.isEmpty, let event = reentrantEvents.popFirst() {
             turn.event = event
             turn.observers = observers
             return .deliver
@@ -190,7 +192,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @inlinable
     mutating func commitTermination(into turn: inout Turn) {
         lifecycle = .terminated
-        swap(&turn.observers, &observers)
+        turn.observers = observers
+        observers = []
         swap(&turn.resources, &resources)
     }
 

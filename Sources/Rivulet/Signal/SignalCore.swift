@@ -37,11 +37,11 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
             case .done:
                 return
             case .deliver:
-                deliver(turn.event.unsafelyUnwrapped, to: turn.observers)
+                deliver(turn.event.unsafelyUnwrapped, to: turn.observers.unsafelyUnwrapped)
             case .terminate:
-                deliver(turn.event.unsafelyUnwrapped, to: turn.observers)
+                deliver(turn.event.unsafelyUnwrapped, to: turn.observers.unsafelyUnwrapped)
                 // S5: release the observers after the terminal event, then dispose of resources.
-                turn.observers = []
+                turn.observers = nil
                 turn.resources?.dispose()
                 turn.resources = nil
             case .handOver:
@@ -52,15 +52,19 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
             }
             // Let go of the delivered event and the snapshot before taking the lock again.
             turn.event = nil
-            turn.observers = []
+            turn.observers = nil
             action = state.withLock { $0.nextStep(on: thread, turn: &turn) }
         }
     }
 
     @inlinable
     func deliver(_ event: Event, to observers: State.Observers) {
-        for attachment in observers {
-            attachment.deliver(event)
+        // Indexing borrows each attachment from the snapshot (which keeps them alive) instead of
+        // retaining and releasing it, as a `for … in` iterator would.
+        var index = observers.startIndex
+        while index < observers.endIndex {
+            observers[index].deliver(event)
+            index += 1
         }
     }
 
