@@ -24,39 +24,63 @@ final class LockStorage<State>: ManagedBuffer<State, PlatformLock> {
     static func make(_ initialState: State) -> LockStorage<State> {
         let buffer = create(minimumCapacity: 1) { _ in initialState }
         let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
-        storage.withUnsafeMutablePointerToElements { lock in
-            #if canImport(Darwin)
-            lock.initialize(to: os_unfair_lock())
-            #else
-            lock.initialize(to: pthread_mutex_t())
-            let status = pthread_mutex_init(lock, nil)
-            precondition(status == 0, "Rivulet: pthread_mutex_init failed with \(status)")
-            #endif
-        }
+        storage.withUnsafeMutablePointerToElements { PlatformLocking.initialize($0) }
         return storage
     }
 
     @inlinable
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { state, lock in
-            #if canImport(Darwin)
-            os_unfair_lock_lock(lock)
-            defer { os_unfair_lock_unlock(lock) }
-            #else
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
-            #endif
+            PlatformLocking.lock(lock)
+            defer { PlatformLocking.unlock(lock) }
             return try body(&state.pointee)
         }
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { lock in
-            #if !canImport(Darwin)
-            pthread_mutex_destroy(lock)
-            #endif
-            lock.deinitialize(count: 1)
-        }
+        withUnsafeMutablePointerToElements { PlatformLocking.destroy($0) }
+    }
+}
+
+/// The platform lock's four operations, shared by `LockStorage` and the signal core's storage
+/// (which keeps its lock next to an atomic turn word).
+@usableFromInline
+enum PlatformLocking {
+    @inlinable
+    static func initialize(_ lock: UnsafeMutablePointer<PlatformLock>) {
+        #if canImport(Darwin)
+        lock.initialize(to: os_unfair_lock())
+        #else
+        lock.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(lock, nil)
+        precondition(status == 0, "Rivulet: pthread_mutex_init failed with \(status)")
+        #endif
+    }
+
+    @inlinable
+    static func lock(_ lock: UnsafeMutablePointer<PlatformLock>) {
+        #if canImport(Darwin)
+        os_unfair_lock_lock(lock)
+        #else
+        pthread_mutex_lock(lock)
+        #endif
+    }
+
+    @inlinable
+    static func unlock(_ lock: UnsafeMutablePointer<PlatformLock>) {
+        #if canImport(Darwin)
+        os_unfair_lock_unlock(lock)
+        #else
+        pthread_mutex_unlock(lock)
+        #endif
+    }
+
+    @inlinable
+    static func destroy(_ lock: UnsafeMutablePointer<PlatformLock>) {
+        #if !canImport(Darwin)
+        pthread_mutex_destroy(lock)
+        #endif
+        lock.deinitialize(count: 1)
     }
 }
 

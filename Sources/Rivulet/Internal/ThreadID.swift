@@ -13,7 +13,11 @@ struct ThreadID: Hashable, Sendable {
     @usableFromInline let rawValue: UInt
 
     @inlinable
-    init(rawValue: UInt) { self.rawValue = rawValue }
+    init(rawValue: UInt) {
+        // The signal core's turn word keeps its own flags in the two lowest bits (`TurnOwner`).
+        assert(rawValue & 0b11 == 0 && rawValue != 0, "Rivulet: a thread identity is not an aligned address")
+        self.rawValue = rawValue
+    }
 
     @inlinable
     static var current: ThreadID {

@@ -1,10 +1,11 @@
 import Dispatch
 
-/// The delivery engine's state machine: a plain struct, mutated only under `SignalCore`'s lock.
+/// The delivery engine's state machine: a plain struct, changed only under the lock of its
+/// `SignalStorage`, with the turn's owner passed in from the storage's turn word.
 ///
 /// Every method is a transition that returns what the caller must do once the lock is released:
-/// deliver to a snapshot of observers, wait for a turn, wake a waiter, or dispose of resources.
-/// Nothing here calls user code or releases the last reference to a user object (O7).
+/// deliver, wait for a turn, wake a waiter, or dispose of resources. Nothing here calls user code
+/// or releases the last reference to a user object (O7).
 ///
 /// The rules it encodes:
 /// - One thread at a time holds the *delivery turn* (E5). Observers run on that thread (E7).
@@ -14,20 +15,14 @@ import Dispatch
 /// - A terminal event from another thread never waits: it is recorded, and delivered after
 ///   everything already accepted, by whichever thread holds the turn last.
 /// - After a terminal event is accepted, further sends are ignored (E1).
+/// - While a turn is held, observers attached or detached (from any thread, the owner included)
+///   wait in `pendingChanges`; the owner applies them between two events. So the owner can read
+///   `observers` without the lock and without copying it.
 @usableFromInline
 struct DeliveryState<Value, Error: Swift.Error> {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
-    @usableFromInline typealias Observers = ContiguousArray<ObserverAttachment<Value, Error>>
-
-    @usableFromInline
-    enum Phase: Equatable {
-        /// No thread is delivering; the next sender takes the turn.
-        case idle
-        /// `owner` is delivering; its own sends are queued, other threads wait.
-        case delivering(owner: ThreadID)
-        /// The turn has been passed to a waiting thread that has not woken yet.
-        case handingOver
-    }
+    @usableFromInline typealias Attachment = ObserverAttachment<Value, Error>
+    @usableFromInline typealias Observers = ContiguousArray<Attachment>
 
     @usableFromInline
     enum Lifecycle {
@@ -39,9 +34,17 @@ struct DeliveryState<Value, Error: Swift.Error> {
         case terminated
     }
 
-    @usableFromInline var phase: Phase = .idle
+    @usableFromInline
+    enum ObserverChange {
+        case attach(Attachment)
+        case detach(Attachment)
+    }
+
     @usableFromInline var lifecycle: Lifecycle = .alive
+    /// Read by the turn's owner without the lock; written only by the owner holding the lock.
     @usableFromInline var observers: Observers = []
+    /// Attachments and detachments requested while a turn was held, in order.
+    @usableFromInline var pendingChanges: ContiguousArray<ObserverChange> = []
     /// Events sent by the turn's owner during delivery (E6).
     @usableFromInline var reentrantEvents = FIFOQueue<Event>()
     /// Threads blocked on `turnstile`, waiting for the turn.
@@ -59,6 +62,14 @@ struct DeliveryState<Value, Error: Swift.Error> {
         self.resources = resources
     }
 
+    /// Whether an uncontended send must not bypass the lock: something waits for the owner's
+    /// attention, or the signal no longer accepts events.
+    @inlinable
+    var needsSlowPath: Bool {
+        guard case .alive = lifecycle else { return true }
+        return waiters > 0 || !reentrantEvents.isEmpty || !pendingChanges.isEmpty
+    }
+
     // MARK: Sending
 
     /// What the thread running `SignalCore.send` must do next, once the lock is released.
@@ -67,10 +78,10 @@ struct DeliveryState<Value, Error: Swift.Error> {
     enum TurnAction: Equatable {
         /// Nothing more to do: the event was ignored or queued, or the turn is over.
         case done
-        /// Deliver `turn.event` to `turn.observers`, then ask for the next step.
+        /// Deliver `turn.event` to the observers, then ask for the next step.
         case deliver
-        /// Deliver the terminal `turn.event` to `turn.observers`, release them, dispose of
-        /// `turn.resources`, then ask for the next step.
+        /// Deliver the terminal `turn.event` to `turn.observers`, release them, then ask for the
+        /// next step.
         case terminate
         /// Block on `turn.turnstile` until the turn is handed over, then `resumeAfterWaiting`.
         case wait
@@ -80,43 +91,45 @@ struct DeliveryState<Value, Error: Swift.Error> {
 
     /// The data of one thread's delivery turn, filled in under the lock and used outside it.
     ///
-    /// The caller empties `event` and `observers` before taking the lock again, so that
-    /// whatever they hold is released outside the lock (O7).
+    /// The caller empties it before taking the lock again, so that whatever it holds is released
+    /// (and disposed of) outside the lock (O7).
     @usableFromInline
     struct Turn {
         @usableFromInline var event: Event?
-        /// `nil` rather than empty between deliveries: no retain and release of the empty-array
-        /// singleton on every send.
+        /// The observers of a terminal delivery, taken out of the state.
         @usableFromInline var observers: Observers?
+        /// Resources to dispose of once the lock is released (termination or silent disposal).
         @usableFromInline var resources: (any Disposable)?
         @usableFromInline var turnstile: DispatchSemaphore?
+        /// Detached observers and discarded events, whose last release must happen after the lock.
+        @usableFromInline var released: ContiguousArray<Attachment> = []
+        @usableFromInline var discardedEvents: ContiguousArray<Event?> = []
 
         @inlinable
-        init(event: Event) {
+        init(event: Event?) {
             self.event = event
         }
     }
 
     @inlinable
-    mutating func send(on thread: ThreadID, turn: inout Turn) -> TurnAction {
+    mutating func send(on thread: ThreadID, owner: inout TurnOwner, turn: inout Turn) -> TurnAction {
         guard case .alive = lifecycle, let event = turn.event else { return .done }
-        switch phase {
-        case .idle:
-            phase = .delivering(owner: thread)
+        switch owner {
+        case .none:
+            owner = TurnOwner(thread)
             if event.isTerminating {
                 commitTermination(into: &turn)
                 return .terminate
             }
-            turn.observers = observers
             return .deliver
-        case .delivering(let owner) where owner == thread:
+        case TurnOwner(thread):
             if event.isTerminating {
                 lifecycle = .terminalPending(event)
             } else {
                 reentrantEvents.append(event)
             }
             return .done
-        case .delivering, .handingOver:
+        default:
             if event.isTerminating {
                 lifecycle = .terminalPending(event)
                 return .done
@@ -132,57 +145,57 @@ struct DeliveryState<Value, Error: Swift.Error> {
 
     /// A waiting thread woke up holding the turn: deliver its own event, if still accepted.
     @inlinable
-    mutating func resumeAfterWaiting(on thread: ThreadID, turn: inout Turn) -> TurnAction {
-        guard phase == .handingOver else {
-            preconditionFailure("Rivulet: a thread woke for a delivery turn that was not handed over (\(phase))")
+    mutating func resumeAfterWaiting(on thread: ThreadID, owner: inout TurnOwner, turn: inout Turn) -> TurnAction {
+        guard owner == .handingOver else {
+            preconditionFailure("Rivulet: a thread woke for a delivery turn that was not handed over (\(owner.rawValue))")
         }
-        phase = .delivering(owner: thread)
+        owner = TurnOwner(thread)
+        applyPendingChanges(into: &turn)
         switch lifecycle {
         case .alive, .terminalPending:
             // Accepted before any terminal event, so it is delivered before it.
-            turn.observers = observers
             return .deliver
         case .terminated:
             // Disposed of silently while this thread waited: nobody can receive the value.
             turn.event = nil
-            return nextStep(on: thread, turn: &turn)
+            return nextStep(on: thread, owner: &owner, turn: &turn)
         }
     }
 
     /// The turn's owner has finished an event: what next?
     @inlinable
-    mutating func nextStep(on thread: ThreadID, turn: inout Turn) -> TurnAction {
-        guard phase == .delivering(owner: thread) else {
-            preconditionFailure("Rivulet: delivery step on a thread that does not hold the turn (\(phase))")
+    mutating func nextStep(on thread: ThreadID, owner: inout TurnOwner, turn: inout Turn) -> TurnAction {
+        guard owner == TurnOwner(thread) else {
+            preconditionFailure("Rivulet: delivery step on a thread that does not hold the turn (\(owner.rawValue))")
         }
+        applyPendingChanges(into: &turn)
         if case .terminated = lifecycle {
-            return passTurn(&turn)
+            return passTurn(owner: &owner, turn: &turn)
         }
-        if !reentrantEvents.isEmpty, let event = reentrantEvents.popFirst() {
+        if let event = reentrantEvents.popFirst() {
             turn.event = event
-            turn.observers = observers
             return .deliver
         }
         if waiters > 0 {
-            return passTurn(&turn)
+            return passTurn(owner: &owner, turn: &turn)
         }
         if case let .terminalPending(event) = lifecycle {
             turn.event = event
             commitTermination(into: &turn)
             return .terminate
         }
-        phase = .idle
+        owner = .none
         return .done
     }
 
     @inlinable
-    mutating func passTurn(_ turn: inout Turn) -> TurnAction {
+    mutating func passTurn(owner: inout TurnOwner, turn: inout Turn) -> TurnAction {
         guard waiters > 0, let turnstile else {
-            phase = .idle
+            owner = .none
             return .done
         }
         waiters -= 1
-        phase = .handingOver
+        owner = .handingOver
         turn.turnstile = turnstile
         return .handOver
     }
@@ -200,64 +213,74 @@ struct DeliveryState<Value, Error: Swift.Error> {
     // MARK: Observers
 
     /// Adds `attachment` unless the signal has terminated (the caller then sends it `interrupted`).
+    /// While a turn is held, the attachment waits for the owner to add it between two events.
     @inlinable
-    mutating func add(_ attachment: ObserverAttachment<Value, Error>) -> Bool {
+    mutating func add(_ attachment: Attachment, owner: TurnOwner) -> Bool {
         if case .terminated = lifecycle { return false }
-        observers.append(attachment)
+        if owner == .none {
+            observers.append(attachment)
+        } else {
+            pendingChanges.append(.attach(attachment))
+        }
         return true
     }
 
-    @usableFromInline
-    struct Removal {
-        /// Returned so that its last release happens outside the lock.
-        @usableFromInline var removed: ObserverAttachment<Value, Error>?
-        /// Set when the removal left the signal unreachable and unobserved (S4).
-        @usableFromInline var silentDisposal: SilentDisposal?
-
-        @inlinable
-        init(removed: ObserverAttachment<Value, Error>?, silentDisposal: SilentDisposal?) {
-            self.removed = removed
-            self.silentDisposal = silentDisposal
+    /// Detaches `attachment` (already marked detached, so it receives nothing more), at once if
+    /// no turn is held, otherwise by the owner between two events.
+    @inlinable
+    mutating func remove(_ attachment: Attachment, owner: TurnOwner) -> Turn {
+        var turn = Turn(event: nil)
+        if owner != .none {
+            pendingChanges.append(.detach(attachment))
+            return turn
         }
+        guard let index = observers.firstIndex(where: { $0 === attachment }) else { return turn }
+        turn.released.append(observers.remove(at: index))
+        disposeSilentlyIfAbandoned(into: &turn)
+        return turn
     }
 
+    /// Applies the observer changes requested during the turn; called by the owner between events.
     @inlinable
-    mutating func remove(_ attachment: ObserverAttachment<Value, Error>) -> Removal {
-        guard let index = observers.firstIndex(where: { $0 === attachment }) else {
-            return Removal(removed: nil, silentDisposal: nil)
+    mutating func applyPendingChanges(into turn: inout Turn) {
+        guard !pendingChanges.isEmpty else { return }
+        for change in pendingChanges {
+            switch change {
+            case let .attach(attachment):
+                guard case .terminated = lifecycle else {
+                    observers.append(attachment)
+                    break
+                }
+                // `add` refuses a terminated signal, and termination (committed or silent) waits
+                // until the pending changes are applied.
+                preconditionFailure("Rivulet: an observer attached during a turn outlived the signal's termination")
+            case let .detach(attachment):
+                if let index = observers.firstIndex(where: { $0 === attachment }) {
+                    turn.released.append(observers.remove(at: index))
+                }
+            }
         }
-        let removed = observers.remove(at: index)
-        return Removal(removed: removed, silentDisposal: disposeSilentlyIfAbandoned())
+        // Every attachment in the list is also kept by `observers` or `turn.released`.
+        pendingChanges.removeAll(keepingCapacity: true)
+        disposeSilentlyIfAbandoned(into: &turn)
     }
 
     /// The public `Signal` object has been deinitialized (or, for a producer's start, was never made).
     @inlinable
-    mutating func signalBecameUnreachable() -> SilentDisposal? {
+    mutating func signalBecameUnreachable() -> Turn {
         isSignalReachable = false
-        return disposeSilentlyIfAbandoned()
-    }
-
-    /// What a silent disposal leaves for the caller to release after the lock.
-    @usableFromInline
-    struct SilentDisposal {
-        @usableFromInline var resources: (any Disposable)?
-        @usableFromInline var discardedEvents: ContiguousArray<Event?>
-
-        @inlinable
-        init(resources: (any Disposable)?, discardedEvents: ContiguousArray<Event?>) {
-            self.resources = resources
-            self.discardedEvents = discardedEvents
-        }
+        var turn = Turn(event: nil)
+        disposeSilentlyIfAbandoned(into: &turn)
+        return turn
     }
 
     /// S4: a signal that nobody can reach and nobody observes stops, without sending any event.
     @inlinable
-    mutating func disposeSilentlyIfAbandoned() -> SilentDisposal? {
-        guard !isSignalReachable, observers.isEmpty else { return nil }
-        if case .terminated = lifecycle { return nil }
+    mutating func disposeSilentlyIfAbandoned(into turn: inout Turn) {
+        guard !isSignalReachable, observers.isEmpty, pendingChanges.isEmpty else { return }
+        if case .terminated = lifecycle { return }
         lifecycle = .terminated
-        let resources = self.resources
-        self.resources = nil
-        return SilentDisposal(resources: resources, discardedEvents: reentrantEvents.removeAll())
+        swap(&turn.resources, &resources)
+        turn.discardedEvents = reentrantEvents.removeAll()
     }
 }

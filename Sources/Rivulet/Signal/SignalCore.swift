@@ -1,18 +1,21 @@
 import Dispatch
 
-/// The shared heart of a `Signal`: its delivery state behind a lock, and the code that runs a
-/// delivery turn. Input observers and observer attachments refer to it; the public `Signal`
-/// object only tells it when it becomes unreachable (S4).
+/// The shared heart of a `Signal`: its delivery state and the code that runs a delivery turn.
+/// Input observers and observer attachments refer to it; the public `Signal` object only tells it
+/// when it becomes unreachable (S4).
 @usableFromInline
-struct SignalCore<Value, Error: Swift.Error>: Sendable {
+struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
+    // @unchecked Sendable: `storage`'s state is touched only under its lock, except the observer
+    // list, which the holder of the delivery turn (claimed through the storage's atomic turn word)
+    // reads; see `SignalStorage`.
     @usableFromInline typealias Event = Signal<Value, Error>.Event
     @usableFromInline typealias State = DeliveryState<Value, Error>
 
-    @usableFromInline let state: Locked<State>
+    @usableFromInline let storage: SignalStorage<Value, Error>
 
     @inlinable
     init(resources: (any Disposable)?) {
-        state = Locked(State(resources: resources))
+        storage = SignalStorage.make(resources: resources)
     }
 
     // MARK: Sending
@@ -20,51 +23,76 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
     /// Sends `event` to every observer, serially (E5), on this thread (E7), queueing it if this
     /// thread is already delivering on this signal (E6).
     ///
-    /// Observers run here, with no lock held (O7). The uncontended path takes the lock twice:
-    /// once to claim the turn and snapshot the observers, once to give the turn back.
+    /// Observers run here, with no lock held (O7). An uncontended value takes no lock at all:
+    /// one compare-and-swap claims the turn, one gives it back (see `SignalStorage`).
     @inlinable
     func send(_ event: Event) {
         let thread = ThreadID.current
+        if case .value = event, storage.claimTurnIfIdle(thread) {
+            storage.deliverAsTurnOwner(event)
+            if storage.releaseTurnIfUncontended(thread) { return }
+            var turn = State.Turn(event: nil)
+            let action = storage.withTurnLock { $0.nextStep(on: thread, owner: &$1, turn: &turn) }
+            runTurn(action, on: thread, turn: &turn)
+            return
+        }
         var turn = State.Turn(event: event)
-        var action = state.withLock { $0.send(on: thread, turn: &turn) }
+        var action = storage.withTurnLock { $0.send(on: thread, owner: &$1, turn: &turn) }
         if action == .wait {
             turn.turnstile.unsafelyUnwrapped.wait()
             turn.turnstile = nil
-            action = state.withLock { $0.resumeAfterWaiting(on: thread, turn: &turn) }
+            action = storage.withTurnLock { $0.resumeAfterWaiting(on: thread, owner: &$1, turn: &turn) }
         }
+        runTurn(action, on: thread, turn: &turn)
+    }
+
+    /// Carries out `action` and the turn's later steps until the turn is over or handed over.
+    @inlinable
+    func runTurn(_ firstAction: State.TurnAction, on thread: ThreadID, turn: inout State.Turn) {
+        var action = firstAction
         while true {
+            // What the last transition let go of is released (and disposed of) here, after the
+            // lock; a terminal delivery disposes of the resources only after the observers have
+            // received the event (S5).
+            if action != .terminate { Self.releaseOutsideLock(&turn) }
             switch action {
             case .done:
                 return
             case .deliver:
-                deliver(turn.event.unsafelyUnwrapped, to: turn.observers.unsafelyUnwrapped)
+                storage.deliverAsTurnOwner(turn.event.unsafelyUnwrapped)
+                turn.event = nil
+                if storage.releaseTurnIfUncontended(thread) { return }
             case .terminate:
-                deliver(turn.event.unsafelyUnwrapped, to: turn.observers.unsafelyUnwrapped)
+                let observers = turn.observers.unsafelyUnwrapped
+                let event = turn.event.unsafelyUnwrapped
+                var index = observers.startIndex
+                while index < observers.endIndex {
+                    observers[index].deliver(event)
+                    index += 1
+                }
                 // S5: release the observers after the terminal event, then dispose of resources.
+                turn.event = nil
                 turn.observers = nil
-                turn.resources?.dispose()
-                turn.resources = nil
+                Self.releaseOutsideLock(&turn)
             case .handOver:
                 turn.turnstile.unsafelyUnwrapped.signal()
                 return
             case .wait:
                 preconditionFailure("Rivulet: a thread already holding the delivery turn was told to wait")
             }
-            // Let go of the delivered event and the snapshot before taking the lock again.
-            turn.event = nil
-            turn.observers = nil
-            action = state.withLock { $0.nextStep(on: thread, turn: &turn) }
+            action = storage.withTurnLock { $0.nextStep(on: thread, owner: &$1, turn: &turn) }
         }
     }
 
+    /// Lets go of what a transition took out of the state, with no lock held (O7): detached
+    /// observers, discarded events, and resources to dispose of.
     @inlinable
-    func deliver(_ event: Event, to observers: State.Observers) {
-        // Indexing borrows each attachment from the snapshot (which keeps them alive) instead of
-        // retaining and releasing it, as a `for … in` iterator would.
-        var index = observers.startIndex
-        while index < observers.endIndex {
-            observers[index].deliver(event)
-            index += 1
+    static func releaseOutsideLock(_ turn: inout State.Turn) {
+        if !turn.released.isEmpty { turn.released = [] }
+        if !turn.discardedEvents.isEmpty { turn.discardedEvents = [] }
+        if let resources = turn.resources {
+            turn.resources = nil
+            resources.dispose()
         }
     }
 
@@ -86,7 +114,7 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
     @inlinable
     func observe(action: @escaping Signal<Value, Error>.Observer.Action) -> Disposable? {
         let attachment = ObserverAttachment(action: action, core: self)
-        guard state.withLock({ $0.add(attachment) }) else {
+        guard storage.withTurnLock({ $0.add(attachment, owner: $1) }) else {
             attachment.markDetached()
             action(.interrupted)
             return nil
@@ -96,17 +124,17 @@ struct SignalCore<Value, Error: Swift.Error>: Sendable {
 
     @inlinable
     func detach(_ attachment: ObserverAttachment<Value, Error>) {
-        let removal = state.withLock { $0.remove(attachment) }
-        removal.silentDisposal?.resources?.dispose()
-        // `removal` (the attachment, any discarded events) is released here, after the lock.
+        var removal = storage.withTurnLock { $0.remove(attachment, owner: $1) }
+        // The attachment and any discarded events are released here, after the lock.
+        Self.releaseOutsideLock(&removal)
     }
 
     /// The public `Signal` object is gone, or a producer's start never made one: if nobody
     /// observes, stop silently (S4).
     @inlinable
     func signalDidDeinitialize() {
-        let disposal = state.withLock { $0.signalBecameUnreachable() }
-        disposal?.resources?.dispose()
+        var disposal = storage.withTurnLock { state, _ in state.signalBecameUnreachable() }
+        Self.releaseOutsideLock(&disposal)
     }
 }
 
@@ -114,9 +142,20 @@ extension SignalCore {
     /// Whether the signal has accepted a terminal event or been disposed of: nothing more can be sent.
     @usableFromInline
     var hasTerminated: Bool {
-        state.withLock { state in
+        storage.withLock { state in
             if case .alive = state.lifecycle { return false }
             return true
+        }
+    }
+
+    /// How many observers are attached (for tests), counting those waiting to be attached.
+    @usableFromInline
+    var observerCount: Int {
+        storage.withLock { state in
+            state.pendingChanges.reduce(state.observers.count) { count, change in
+                if case .attach = change { return count + 1 }
+                return count - 1
+            }
         }
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 /// How many observers `signal` has right now.
 func observerCount<V, E>(_ signal: Signal<V, E>) -> Int {
-    signal.core.state.withLock { $0.observers.count }
+    signal.core.observerCount
 }
 
 /// P4 for an operator, on both façades: disposing of the observation of the operator's signal
