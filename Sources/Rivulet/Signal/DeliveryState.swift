@@ -42,7 +42,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
 
     @usableFromInline var lifecycle: Lifecycle = .alive
     /// Read by the turn's owner without the lock; written only by the owner holding the lock.
-    @usableFromInline var observers: Observers = []
+    @usableFromInline var observers = ObserverList<Value, Error>()
     /// Attachments and detachments requested while a turn was held, in order.
     @usableFromInline var pendingChanges: ContiguousArray<ObserverChange> = []
     /// Events sent by the turn's owner during delivery (E6).
@@ -205,8 +205,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @inlinable
     mutating func commitTermination(into turn: inout Turn) {
         lifecycle = .terminated
-        turn.observers = observers
-        observers = []
+        turn.observers = observers.removeAll()
         swap(&turn.resources, &resources)
     }
 
@@ -234,8 +233,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
             pendingChanges.append(.detach(attachment))
             return turn
         }
-        guard let index = observers.firstIndex(where: { $0 === attachment }) else { return turn }
-        turn.released.append(observers.remove(at: index))
+        guard let removed = observers.remove(attachment) else { return turn }
+        turn.released.append(removed)
         disposeSilentlyIfAbandoned(into: &turn)
         return turn
     }
@@ -255,8 +254,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
                 // until the pending changes are applied.
                 preconditionFailure("Rivulet: an observer attached during a turn outlived the signal's termination")
             case let .detach(attachment):
-                if let index = observers.firstIndex(where: { $0 === attachment }) {
-                    turn.released.append(observers.remove(at: index))
+                if let removed = observers.remove(attachment) {
+                    turn.released.append(removed)
                 }
             }
         }

@@ -7,12 +7,19 @@ import Synchronization
 /// terminates.
 @usableFromInline
 final class ObserverAttachment<Value, Error: Swift.Error>: Disposable, @unchecked Sendable {
-    // @unchecked Sendable: `action` is immutable and only called by the thread holding the
-    // signal's delivery turn (`DeliveryState.phase`, under `SignalCore.state`'s lock), so never
+    // @unchecked Sendable: the closures are immutable and only called by the thread holding the
+    // signal's delivery turn (claimed through `SignalStorage`'s turn word), so never
     // concurrently; `detached` is atomic and `core` is Sendable.
-    /// What the observer runs for each event. An observer made from a closure is stored as that
-    /// closure alone, with no `Observer` object around it (one allocation less per observation).
-    @usableFromInline let action: Signal<Value, Error>.Observer.Action
+
+    /// What an observer made from a closure runs for every event: the closure alone, with no
+    /// `Observer` object around it.
+    @usableFromInline let eventAction: Signal<Value, Error>.Observer.Action?
+    /// What `observeValues` runs for each value: the user's closure itself, with no wrapping
+    /// closure to allocate and to call through. Exactly one of the two is set.
+    ///
+    /// Two optional stored closures rather than an enum of either: a stored closure is called
+    /// without retaining its context, while an enum's payload is copied, and retained, per event.
+    @usableFromInline let valueAction: ((Value) -> Void)?
     @usableFromInline let core: SignalCore<Value, Error>
     /// Set once the observer must receive nothing more: after `dispose()` returns on the delivering
     /// thread, the observer is skipped even within the event being delivered.
@@ -20,17 +27,28 @@ final class ObserverAttachment<Value, Error: Swift.Error>: Disposable, @unchecke
 
     @inlinable
     init(action: @escaping Signal<Value, Error>.Observer.Action, core: SignalCore<Value, Error>) {
-        self.action = action
+        eventAction = action
+        valueAction = nil
+        self.core = core
+    }
+
+    @inlinable
+    init(values action: @escaping (Value) -> Void, core: SignalCore<Value, Error>) {
+        eventAction = nil
+        valueAction = action
         self.core = core
     }
 
     @usableFromInline
     var isDisposed: Bool { detached.load(ordering: .acquiring) }
 
+    /// Delivers `event` unless the observer has been detached.
     @inlinable
     func deliver(_ event: Signal<Value, Error>.Event) {
-        if !detached.load(ordering: .acquiring) {
-            action(event)
+        guard !detached.load(ordering: .acquiring) else { return }
+        // Optional chaining borrows the stored closures instead of copying them.
+        if eventAction?(event) == nil, case let .value(value) = event {
+            valueAction?(value)
         }
     }
 

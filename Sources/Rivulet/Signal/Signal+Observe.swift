@@ -27,9 +27,7 @@ extension Signal {
     @inlinable
     @discardableResult
     public func observeValues(_ action: @escaping (Value) -> Void) -> Disposable? {
-        core.observe(action: { event in
-            if case let .value(value) = event { action(value) }
-        })
+        core.observe(values: action)
     }
 
     /// Runs `action` when the signal completes.

@@ -113,10 +113,24 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// `interrupted` at once (S3).
     @inlinable
     func observe(action: @escaping Signal<Value, Error>.Observer.Action) -> Disposable? {
-        let attachment = ObserverAttachment(action: action, core: self)
+        guard let attachment = attach(ObserverAttachment(action: action, core: self)) else {
+            action(.interrupted)
+            return nil
+        }
+        return attachment
+    }
+
+    /// Attaches an observer that runs `action` for each value; returns `nil` if the signal has
+    /// terminated (a values-only observer has nothing to run for `interrupted`).
+    @inlinable
+    func observe(values action: @escaping (Value) -> Void) -> Disposable? {
+        attach(ObserverAttachment(values: action, core: self))
+    }
+
+    @inlinable
+    func attach(_ attachment: ObserverAttachment<Value, Error>) -> ObserverAttachment<Value, Error>? {
         guard storage.withTurnLock({ $0.add(attachment, owner: $1) }) else {
             attachment.markDetached()
-            action(.interrupted)
             return nil
         }
         return attachment

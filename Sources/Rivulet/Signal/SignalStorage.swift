@@ -80,6 +80,9 @@ final class SignalStorage<Value, Error: Swift.Error>: ManagedBuffer<DeliveryStat
     }
 
     deinit {
+        // Attachments keep the storage alive, so the list is empty here; release it regardless,
+        // as it holds its first observer by hand.
+        withUnsafeMutablePointerToHeader { _ = $0.pointee.observers.removeAll() }
         withUnsafeMutablePointerToElements { sync in
             PlatformLocking.destroy(&sync.pointee.lock)
             sync.deinitialize(count: 1)
@@ -115,11 +118,7 @@ final class SignalStorage<Value, Error: Swift.Error>: ManagedBuffer<DeliveryStat
     @inlinable
     func deliverAsTurnOwner(_ event: Signal<Value, Error>.Event) {
         withUnsafeMutablePointerToHeader { state in
-            var index = 0
-            while index < state.pointee.observers.count {
-                state.pointee.observers[index].deliver(event)
-                index += 1
-            }
+            withUnsafeMutablePointer(to: &state.pointee.observers) { ObserverList.deliver(event, to: $0) }
         }
     }
 

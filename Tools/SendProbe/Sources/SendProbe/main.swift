@@ -41,6 +41,12 @@ if CommandLine.arguments.contains("profile-start") {
     exit(0)
 }
 
+if CommandLine.arguments.contains("profile-fanout") {
+    // For `valgrind --tool=callgrind`: sends to 100 observers.
+    measure("send, 100 observers", observers: 100, sends: 5_000)
+    exit(0)
+}
+
 if CommandLine.arguments.contains("profile") {
     // For `valgrind --tool=callgrind`: one workload, small enough to run under the simulator.
     measure("send, 1 observer", observers: 1, sends: 100_000)

@@ -1,0 +1,82 @@
+/// A signal's attached observers, in the order they were attached.
+///
+/// Most signals have one observer, so the first is stored inline and the array is only allocated
+/// for a second: an idle signal with one observer costs no array buffer, and a delivery to it
+/// retains nothing. The first observer is held as an `Unmanaged` reference retained by hand (the
+/// list owns that +1), so that reading it for a delivery is a plain load.
+///
+/// Lives inside `DeliveryState`, which is never copied: it stays in its `SignalStorage` header.
+@usableFromInline
+struct ObserverList<Value, Error: Swift.Error> {
+    @usableFromInline typealias Attachment = ObserverAttachment<Value, Error>
+
+    /// Retained by the list. `nil` only when the list is empty.
+    @usableFromInline var first: Unmanaged<Attachment>?
+    /// The observers after the first, in order.
+    @usableFromInline var rest: ContiguousArray<Attachment> = []
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { first == nil }
+
+    @inlinable
+    var count: Int { first == nil ? 0 : 1 + rest.count }
+
+    @inlinable
+    mutating func append(_ attachment: Attachment) {
+        if first == nil {
+            first = .passRetained(attachment)
+        } else {
+            rest.append(attachment)
+        }
+    }
+
+    /// Removes `attachment` and returns it (for the caller to release outside the lock), or `nil`
+    /// if it is not in the list.
+    @inlinable
+    mutating func remove(_ attachment: Attachment) -> Attachment? {
+        guard let head = first else { return nil }
+        if head.toOpaque() == Unmanaged.passUnretained(attachment).toOpaque() {
+            first = rest.isEmpty ? nil : .passRetained(rest.removeFirst())
+            return head.takeRetainedValue()
+        }
+        guard let index = rest.firstIndex(where: { $0 === attachment }) else { return nil }
+        return rest.remove(at: index)
+    }
+
+    /// Empties the list and returns its observers, in order.
+    @inlinable
+    mutating func removeAll() -> ContiguousArray<Attachment> {
+        guard let head = first else { return [] }
+        var all = ContiguousArray<Attachment>()
+        all.reserveCapacity(1 + rest.count)
+        all.append(head.takeRetainedValue())
+        all.append(contentsOf: rest)
+        first = nil
+        rest = []
+        return all
+    }
+
+    /// Delivers `event` to every observer of `list`, borrowing each (no retain per observer).
+    ///
+    /// Called by the turn's owner without the lock: nobody changes the list meanwhile. Through a
+    /// pointer, so that the list itself is not copied (which would retain its array) either.
+    @inlinable
+    static func deliver(_ event: Signal<Value, Error>.Event, to list: UnsafeMutablePointer<Self>) {
+        guard let head = list.pointee.first else { return }
+        head._withUnsafeGuaranteedRef { $0.deliver(event) }
+        if list.pointee.rest.isEmpty { return }
+        list.pointee.rest.withUnsafeBufferPointer { observers in
+            // The array keeps each attachment alive; load them without retaining.
+            let attachments = UnsafeRawBufferPointer(observers)
+            var offset = 0
+            while offset < attachments.count {
+                attachments.load(fromByteOffset: offset, as: Unmanaged<Attachment>.self)
+                    ._withUnsafeGuaranteedRef { $0.deliver(event) }
+                offset += MemoryLayout<Unmanaged<Attachment>>.stride
+            }
+        }
+    }
+}
