@@ -41,6 +41,9 @@ struct DeliveryState<Value, Error: Swift.Error> {
     }
 
     @usableFromInline var lifecycle: Lifecycle = .alive
+    /// Whether the public `Signal` object still exists (S4). Declared next to `lifecycle` so
+    /// that it fills that field's padding.
+    @usableFromInline var isSignalReachable = true
     /// Read by the turn's owner without the lock; written only by the owner holding the lock.
     @usableFromInline var observers = ObserverList<Value, Error>()
     /// Attachments and detachments requested while a turn was held, in order.
@@ -51,8 +54,6 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @usableFromInline var waiters = 0
     /// Created on first contention; one per signal, never per send.
     @usableFromInline var turnstile: DispatchSemaphore?
-    /// Whether the public `Signal` object still exists (S4).
-    @usableFromInline var isSignalReachable = true
     /// The generator's lifetime (or the pipe's disposable); taken out and disposed of exactly
     /// once, at termination (S5).
     @usableFromInline var resources: (any Disposable)?

@@ -9,7 +9,7 @@ import Synchronization
 final class ObserverAttachment<Value, Error: Swift.Error>: Disposable, @unchecked Sendable {
     // @unchecked Sendable: the closures are immutable and only called by the thread holding the
     // signal's delivery turn (claimed through `SignalStorage`'s turn word), so never
-    // concurrently; `detached` is atomic and `core` is Sendable.
+    // concurrently; `signal` is atomic.
 
     /// What an observer made from a closure runs for every event: the closure alone, with no
     /// `Observer` object around it.
@@ -20,46 +20,70 @@ final class ObserverAttachment<Value, Error: Swift.Error>: Disposable, @unchecke
     /// Two optional stored closures rather than an enum of either: a stored closure is called
     /// without retaining its context, while an enum's payload is copied, and retained, per event.
     @usableFromInline let valueAction: ((Value) -> Void)?
-    @usableFromInline let core: SignalCore<Value, Error>
-    /// Set once the observer must receive nothing more: after `dispose()` returns on the delivering
-    /// thread, the observer is skipped even within the event being delivered.
-    @usableFromInline let detached = Atomic<Bool>(false)
+    /// The signal's storage, retained by hand, until the observer is detached; 0 afterwards.
+    ///
+    /// One atomic word serves as both the way back to the signal and the "detached" flag (an
+    /// attachment of 56 bytes rather than 57, which the allocator would round up to 80). Once it
+    /// is 0 the observer is skipped, even within the event being delivered.
+    @usableFromInline let signal: Atomic<UInt>
 
     @inlinable
     init(action: @escaping Signal<Value, Error>.Observer.Action, core: SignalCore<Value, Error>) {
         eventAction = action
         valueAction = nil
-        self.core = core
+        signal = Atomic(Self.retainedBits(of: core))
     }
 
     @inlinable
     init(values action: @escaping (Value) -> Void, core: SignalCore<Value, Error>) {
         eventAction = nil
         valueAction = action
-        self.core = core
+        signal = Atomic(Self.retainedBits(of: core))
+    }
+
+    @inlinable
+    static func retainedBits(of core: SignalCore<Value, Error>) -> UInt {
+        UInt(bitPattern: Unmanaged.passRetained(core.storage).toOpaque())
+    }
+
+    deinit {
+        Self.release(signal.load(ordering: .acquiring))
     }
 
     @usableFromInline
-    var isDisposed: Bool { detached.load(ordering: .acquiring) }
+    var isDisposed: Bool { signal.load(ordering: .acquiring) == 0 }
 
     /// Delivers `event` unless the observer has been detached.
     @inlinable
     func deliver(_ event: Signal<Value, Error>.Event) {
-        guard !detached.load(ordering: .acquiring) else { return }
+        guard signal.load(ordering: .acquiring) != 0 else { return }
         // Optional chaining borrows the stored closures instead of copying them.
         if eventAction?(event) == nil, case let .value(value) = event {
             valueAction?(value)
         }
     }
 
+    /// Marks the observer detached without telling the signal (which never added it).
     @inlinable
     func markDetached() {
-        detached.store(true, ordering: .releasing)
+        Self.release(signal.exchange(0, ordering: .acquiringAndReleasing))
     }
 
     @usableFromInline
     func dispose() {
-        guard !detached.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        core.detach(self)
+        let bits = signal.exchange(0, ordering: .acquiringAndReleasing)
+        guard let storage = Self.takeStorage(bits) else { return }
+        SignalCore(storage: storage).detach(self)
+    }
+
+    @inlinable
+    static func takeStorage(_ bits: UInt) -> SignalStorage<Value, Error>? {
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return Unmanaged<SignalStorage<Value, Error>>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    @inlinable
+    static func release(_ bits: UInt) {
+        _ = takeStorage(bits)
     }
 }

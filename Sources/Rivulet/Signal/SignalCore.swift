@@ -18,6 +18,11 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         storage = SignalStorage.make(resources: resources)
     }
 
+    @inlinable
+    init(storage: SignalStorage<Value, Error>) {
+        self.storage = storage
+    }
+
     // MARK: Sending
 
     /// Sends `event` to every observer, serially (E5), on this thread (E7), queueing it if this
