@@ -59,24 +59,18 @@ struct ObserverList<Value, Error: Swift.Error> {
         return all
     }
 
-    /// Delivers `event` to every observer of `list`, borrowing each (no retain per observer).
+    /// Delivers `event` to each of `observers`, borrowing each (no retain per observer).
     ///
-    /// Called by the turn's owner without the lock: nobody changes the list meanwhile. Through a
-    /// pointer, so that the list itself is not copied (which would retain its array) either.
+    /// Called by the turn's owner without the lock, for the observers after the first: nobody
+    /// changes the list meanwhile, and the array keeps each attachment alive.
     @inlinable
-    static func deliver(_ event: Signal<Value, Error>.Event, to list: UnsafeMutablePointer<Self>) {
-        guard let head = list.pointee.first else { return }
-        head._withUnsafeGuaranteedRef { $0.deliver(event) }
-        if list.pointee.rest.isEmpty { return }
-        list.pointee.rest.withUnsafeBufferPointer { observers in
-            // The array keeps each attachment alive; load them without retaining.
-            let attachments = UnsafeRawBufferPointer(observers)
-            var offset = 0
-            while offset < attachments.count {
-                attachments.load(fromByteOffset: offset, as: Unmanaged<Attachment>.self)
-                    ._withUnsafeGuaranteedRef { $0.deliver(event) }
-                offset += MemoryLayout<Unmanaged<Attachment>>.stride
-            }
+    static func deliver(_ event: Signal<Value, Error>.Event, toEach observers: UnsafeBufferPointer<Attachment>) {
+        let attachments = UnsafeRawBufferPointer(observers)
+        var offset = 0
+        while offset < attachments.count {
+            attachments.load(fromByteOffset: offset, as: Unmanaged<Attachment>.self)
+                ._withUnsafeGuaranteedRef { $0.deliver(event) }
+            offset += MemoryLayout<Unmanaged<Attachment>>.stride
         }
     }
 }

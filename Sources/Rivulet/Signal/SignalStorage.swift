@@ -117,8 +117,15 @@ final class SignalStorage<Value, Error: Swift.Error>: ManagedBuffer<DeliveryStat
     /// turn (changes wait in `pendingChanges`), so the list is read in place, without a copy.
     @inlinable
     func deliverAsTurnOwner(_ event: Signal<Value, Error>.Event) {
+        // Plain reads through the pointer, never an `inout` access: Thread Sanitizer treats an
+        // `inout` access as a write to the whole state, which would race (on paper) with the lock
+        // holders' `inout` access in `withTurnLock`. The fields read here are written only by
+        // the turn's owner, so the real memory accesses never race.
         withUnsafeMutablePointerToHeader { state in
-            withUnsafeMutablePointer(to: &state.pointee.observers) { ObserverList.deliver(event, to: $0) }
+            guard let first = state.pointee.observers.first else { return }
+            first._withUnsafeGuaranteedRef { $0.deliver(event) }
+            if state.pointee.observers.rest.isEmpty { return }
+            state.pointee.observers.rest.withUnsafeBufferPointer { ObserverList.deliver(event, toEach: $0) }
         }
     }
 
