@@ -41,6 +41,16 @@ if CommandLine.arguments.contains("profile-start") {
     exit(0)
 }
 
+if CommandLine.arguments.contains("profile-chain") {
+    // For `valgrind --tool=callgrind`: values through 8 map/filter signals.
+    let sink = Sink()
+    let (signal, input) = Signal<Int, Never>.pipe()
+    eightStages(signal).observeValues { sink.total &+= $0 }
+    for value in 0..<100_000 { input.send(value: value) }
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+
 if CommandLine.arguments.contains("profile-fanout") {
     // For `valgrind --tool=callgrind`: sends to 100 observers.
     measure("send, 100 observers", observers: 100, sends: 5_000)
