@@ -45,14 +45,14 @@ extension Signal {
     /// with its error at once.
     @inlinable
     public func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> Signal<Value, Error> {
-        flatMapEventInTurn(Event.attemptMapValues { value in action(value).map { value } })
+        flatMapEvent(Event.attemptMapValues { value in action(value).map { value } })
     }
 
     /// A signal of each value transformed by `transform`, which may fail: the first failure ends
     /// the signal at once with that error.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> Signal<U, Error> {
-        flatMapEventInTurn(Event.attemptMapValues(transform))
+        flatMapEvent(Event.attemptMapValues(transform))
     }
 }
 
@@ -61,14 +61,14 @@ extension Signal where Error == Swift.Error {
     /// not throw; the first error thrown ends the signal at once.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> Signal<Value, Swift.Error> {
-        flatMapEventInTurn(Event.attemptMapValues { value in Result { try action(value); return value } })
+        flatMapEvent(Event.attemptMapValues { value in Result { try action(value); return value } })
     }
 
     /// A signal of each value transformed by the throwing `transform`; the first error thrown ends
     /// the signal at once.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> Signal<U, Swift.Error> {
-        flatMapEventInTurn(Event.attemptMapValues { value in Result { try transform(value) } })
+        flatMapEvent(Event.attemptMapValues { value in Result { try transform(value) } })
     }
 }
 
@@ -78,7 +78,7 @@ extension Signal where Error == Never {
     /// before, so its error type becomes `Swift.Error`.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> Signal<Value, Swift.Error> {
-        flatMapEventInTurn(Event.promotingAttemptMap { value in Result { try action(value); return value } })
+        flatMapEvent(Event.promotingAttemptMap { value in Result { try action(value); return value } })
     }
 
     /// A signal of each value transformed by the throwing `transform`; the first error thrown ends
@@ -86,7 +86,7 @@ extension Signal where Error == Never {
     /// `Swift.Error`.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> Signal<U, Swift.Error> {
-        flatMapEventInTurn(Event.promotingAttemptMap { value in Result { try transform(value) } })
+        flatMapEvent(Event.promotingAttemptMap { value in Result { try transform(value) } })
     }
 }
 

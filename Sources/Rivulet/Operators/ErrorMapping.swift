@@ -58,7 +58,7 @@ extension Signal {
     /// A signal that fails with `transform(error)` where this one fails with `error`.
     @inlinable
     public func mapError<F>(_ transform: @escaping (Error) -> F) -> Signal<Value, F> {
-        flatMapEventInTurn(Event.mapErrors(transform))
+        flatMapEvent(Event.mapErrors(transform))
     }
 }
 
@@ -67,7 +67,7 @@ extension Signal where Error == Never {
     /// streams that can. The type is usually inferred: `signal.promoteError()`.
     @inlinable
     public func promoteError<F>(_: F.Type = F.self) -> Signal<Value, F> {
-        flatMapEventInTurn(Event.promoteErrors())
+        flatMapEvent(Event.promoteErrors())
     }
 }
 
@@ -76,7 +76,7 @@ extension Signal where Value == Never {
     /// streams that do. The type is usually inferred: `signal.promoteValue()`.
     @inlinable
     public func promoteValue<U>(_: U.Type = U.self) -> Signal<U, Error> {
-        flatMapEventInTurn(Event.promoteValues())
+        flatMapEvent(Event.promoteValues())
     }
 }
 

@@ -28,19 +28,6 @@ extension Signal {
     }
 }
 
-extension Signal {
-    /// `flatMapEvent` for a stage that only ever sends from inside its upstream's events (no
-    /// timers, no other sources, no work at creation that outlives it): the new signal shares this
-    /// signal's delivery turn (see `TurnDomain.swift`), so a value through it claims no turn of its own.
-    @inlinable
-    func flatMapEventInTurn<U, F>(_ transform: @escaping EventTransform<Value, Error, U, F>) -> Signal<U, F> {
-        Signal<U, F>(sharingTurnOf: core.storage) { output, lifetime in
-            let upstream = transform(output.send, lifetime)
-            lifetime += self.observe(Observer(upstream))
-        }
-    }
-}
-
 extension SignalProducer {
     /// A producer whose starts run this producer's work with `transform` fused after it.
     @inlinable

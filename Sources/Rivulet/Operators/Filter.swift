@@ -17,7 +17,7 @@ extension Signal {
     /// A signal of the values that satisfy `isIncluded`.
     @inlinable
     public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value, Error> {
-        flatMapEventInTurn(Event.filterValues(isIncluded))
+        flatMapEvent(Event.filterValues(isIncluded))
     }
 }
 

@@ -21,7 +21,7 @@ extension Signal {
     /// A signal of each value transformed by `transform`.
     @inlinable
     public func map<U>(_ transform: @escaping (Value) -> U) -> Signal<U, Error> {
-        flatMapEventInTurn(Event.mapValues(transform))
+        flatMapEvent(Event.mapValues(transform))
     }
 
     /// A signal that sends `value` in place of each value of this signal.
@@ -30,13 +30,13 @@ extension Signal {
     public func map<U>(value: U) -> Signal<U, Error> {
         // Disfavoured: a trailing closure can fill `value:`, and `map { "\($0)" }` must not
         // pick this overload and make a stream of closures.
-        flatMapEventInTurn(Event.mapValues { _ in value })
+        flatMapEvent(Event.mapValues { _ in value })
     }
 
     /// A signal of the property at `keyPath` of each value.
     @inlinable
     public func map<U>(_ keyPath: KeyPath<Value, U>) -> Signal<U, Error> {
-        flatMapEventInTurn(Event.mapValues { $0[keyPath: keyPath] })
+        flatMapEvent(Event.mapValues { $0[keyPath: keyPath] })
     }
 }
 

@@ -86,14 +86,14 @@ extension Signal {
     /// termination can be handled like data. It never fails.
     @inlinable
     public func materialize() -> Signal<Event, Never> {
-        flatMapEventInTurn(Event.materializeEvents())
+        flatMapEvent(Event.materializeEvents())
     }
 
     /// A signal that carries each value as `success` and a failure as a `failure` value, then
     /// completes. It never fails.
     @inlinable
     public func materializeResults() -> Signal<Result<Value, Error>, Never> {
-        flatMapEventInTurn(Event.materializeResultValues())
+        flatMapEvent(Event.materializeResultValues())
     }
 }
 
@@ -102,14 +102,14 @@ extension Signal where Error == Never {
     /// as values.
     @inlinable
     public func dematerialize<U, F>() -> Signal<U, F> where Value == Signal<U, F>.Event {
-        flatMapEventInTurn(Event.dematerializeEvents())
+        flatMapEvent(Event.dematerializeEvents())
     }
 
     /// The inverse of `materializeResults()`: a signal that sends each `success` and fails with
     /// the first `failure`.
     @inlinable
     public func dematerializeResults<U, F>() -> Signal<U, F> where Value == Result<U, F> {
-        flatMapEventInTurn(Event.dematerializeResultValues())
+        flatMapEvent(Event.dematerializeResultValues())
     }
 }
 

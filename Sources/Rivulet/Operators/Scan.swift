@@ -27,7 +27,7 @@ extension Signal {
     /// from `initialResult`) by `nextPartialResult`, and the new result is sent.
     @inlinable
     public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
-        flatMapEventInTurn(Event.scanMapValues(into: initialResult) { result, value in
+        flatMapEvent(Event.scanMapValues(into: initialResult) { result, value in
             result = nextPartialResult(result, value)
             return result
         })
@@ -37,7 +37,7 @@ extension Signal {
     /// copy per value), and the updated result is sent after each value.
     @inlinable
     public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
-        flatMapEventInTurn(Event.scanMapValues(into: initialResult) { result, value in
+        flatMapEvent(Event.scanMapValues(into: initialResult) { result, value in
             nextPartialResult(&result, value)
             return result
         })
@@ -47,7 +47,7 @@ extension Signal {
     /// value: `next` returns the new state and the output, so the state itself stays private.
     @inlinable
     public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> Signal<U, Error> {
-        flatMapEventInTurn(Event.scanMapValues(into: initialState) { state, value in
+        flatMapEvent(Event.scanMapValues(into: initialState) { state, value in
             let (newState, output) = next(state, value)
             state = newState
             return output
@@ -57,7 +57,7 @@ extension Signal {
     /// A signal of what `next` returns for each value, given a state it updates in place.
     @inlinable
     public func scanMap<State, U>(into initialState: State, _ next: @escaping (inout State, Value) -> U) -> Signal<U, Error> {
-        flatMapEventInTurn(Event.scanMapValues(into: initialState, next))
+        flatMapEvent(Event.scanMapValues(into: initialState, next))
     }
 }
 

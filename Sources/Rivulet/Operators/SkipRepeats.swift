@@ -28,7 +28,7 @@ extension Signal {
     /// sent or dropped), then the new one.
     @inlinable
     public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Signal<Value, Error> {
-        flatMapEventInTurn(Event.skipRepeats(isEquivalent))
+        flatMapEvent(Event.skipRepeats(isEquivalent))
     }
 }
 
@@ -36,7 +36,7 @@ extension Signal where Value: Equatable {
     /// A signal that drops each value equal to the value just before it.
     @inlinable
     public func skipRepeats() -> Signal<Value, Error> {
-        flatMapEventInTurn(Event.skipRepeats(==))
+        flatMapEvent(Event.skipRepeats(==))
     }
 }
 

@@ -44,8 +44,6 @@ struct DeliveryState<Value, Error: Swift.Error> {
     /// Whether the public `Signal` object still exists (S4). Declared next to `lifecycle` so
     /// that it fills that field's padding.
     @usableFromInline var isSignalReachable = true
-    /// On a member of a turn domain: registered with the root, waiting for the turn's owner.
-    @usableFromInline var isWaitingForSettlement = false
     /// Read by the turn's owner without the lock; written only by the owner holding the lock.
     @usableFromInline var observers = ObserverList<Value, Error>()
     /// Attachments and detachments requested while a turn was held, in order.
@@ -90,8 +88,6 @@ struct DeliveryState<Value, Error: Swift.Error> {
         case wait
         /// Signal `turn.turnstile`: a waiting thread takes over the turn.
         case handOver
-        /// Run `turn.memberWork` (members of the turn domain, settled), then ask for the next step.
-        case settleMembers
     }
 
     /// The data of one thread's delivery turn, filled in under the lock and used outside it.
@@ -109,23 +105,10 @@ struct DeliveryState<Value, Error: Swift.Error> {
         /// Detached observers and discarded events, whose last release must happen after the lock.
         @usableFromInline var released: ContiguousArray<Attachment> = []
         @usableFromInline var discardedEvents: ContiguousArray<Event?> = []
-        /// Observer changes just applied, released after the lock.
-        @usableFromInline var appliedChanges: ContiguousArray<ObserverChange> = []
-        /// What settling the turn domain's members left to run after the lock.
-        @usableFromInline var memberWork: ContiguousArray<() -> Void> = []
-        /// Members just settled, released after the lock.
-        @usableFromInline var settledMembers: ContiguousArray<any TurnDomainMember> = []
 
         @inlinable
         init(event: Event?) {
             self.event = event
-        }
-
-        /// Whether anything must be done or released after the lock.
-        @inlinable
-        var hasWork: Bool {
-            observers != nil || resources != nil || !released.isEmpty || !discardedEvents.isEmpty
-                || !appliedChanges.isEmpty
         }
     }
 
@@ -277,9 +260,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
                 }
             }
         }
-        // The list may hold the last reference to an attachment that was no longer attached
-        // (detached after the signal terminated): it is released after the lock (O7).
-        swap(&turn.appliedChanges, &pendingChanges)
+        // Every attachment in the list is also kept by `observers` or `turn.released`.
+        pendingChanges.removeAll(keepingCapacity: true)
         disposeSilentlyIfAbandoned(into: &turn)
     }
 

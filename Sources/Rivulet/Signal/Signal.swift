@@ -21,15 +21,6 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
         generator(Observer(core: core), Lifetime(resources))
     }
 
-    /// A signal in `upstream`'s turn domain: for operators whose stage only sends from inside
-    /// the upstream's events (see `TurnDomain.swift`).
-    @inlinable
-    init<U, F>(sharingTurnOf upstream: SignalStorage<U, F>, _ generator: (Observer, Lifetime) -> Void) {
-        let resources = CompositeDisposable()
-        core = SignalCore(storage: SignalStorage.make(resources: resources, domain: upstream.linkForNewMember()))
-        generator(Observer(core: core), Lifetime(resources))
-    }
-
     deinit {
         core.signalDidDeinitialize()
     }

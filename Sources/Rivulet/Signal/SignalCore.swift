@@ -32,16 +32,13 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// one compare-and-swap claims the turn, one gives it back (see `SignalStorage`).
     @inlinable
     func send(_ event: Event) {
-        if storage.isDomainMember {
-            sendAsMember(event)
-            return
-        }
         let thread = ThreadID.current
         if case .value = event, storage.claimTurnIfIdle(thread) {
             storage.deliverAsTurnOwner(event)
             if storage.releaseTurnIfUncontended(thread) { return }
             var turn = State.Turn(event: nil)
-            runTurn(nextStep(on: thread, turn: &turn), on: thread, turn: &turn)
+            let action = storage.withTurnLock { $0.nextStep(on: thread, owner: &$1, turn: &turn) }
+            runTurn(action, on: thread, turn: &turn)
             return
         }
         var turn = State.Turn(event: event)
@@ -85,14 +82,10 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             case .handOver:
                 turn.turnstile.unsafelyUnwrapped.signal()
                 return
-            case .settleMembers:
-                for work in turn.memberWork { work() }
-                turn.memberWork = []
-                turn.settledMembers = []
             case .wait:
                 preconditionFailure("Rivulet: a thread already holding the delivery turn was told to wait")
             }
-            action = nextStep(on: thread, turn: &turn)
+            action = storage.withTurnLock { $0.nextStep(on: thread, owner: &$1, turn: &turn) }
         }
     }
 
@@ -102,7 +95,6 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     static func releaseOutsideLock(_ turn: inout State.Turn) {
         if !turn.released.isEmpty { turn.released = [] }
         if !turn.discardedEvents.isEmpty { turn.discardedEvents = [] }
-        if !turn.appliedChanges.isEmpty { turn.appliedChanges = [] }
         if let resources = turn.resources {
             turn.resources = nil
             resources.dispose()

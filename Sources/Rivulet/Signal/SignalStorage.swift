@@ -29,24 +29,17 @@ struct TurnOwner: Equatable {
     static var handingOver: TurnOwner { TurnOwner(rawValue: 2) }
 }
 
-/// The tail of a signal core's allocation: the turn word and the lock, side by side, and what
-/// a turn domain needs (see `TurnDomain.swift`).
+/// The tail of a signal core's allocation: the turn word and the lock, side by side.
 @usableFromInline
 struct SignalSynchronization: ~Copyable {
     /// The owner of the delivery turn, plus `SignalStorage.slowPathBit`.
     @usableFromInline let turnWord: Atomic<UInt>
     @usableFromInline var lock: PlatformLock
-    /// On a domain's root: members with observer changes or a terminal event waiting for the
-    /// turn's owner. Under `lock`.
-    @usableFromInline var waitingMembers: ContiguousArray<any TurnDomainMember> = []
-    /// On a member: the root whose turn word and lock it uses instead of its own.
-    @usableFromInline let domain: TurnDomainLink?
 
     @inlinable
-    init(domain: TurnDomainLink?) {
+    init() {
         turnWord = Atomic(0)
         lock = PlatformLock()
-        self.domain = domain
     }
 }
 
@@ -76,11 +69,11 @@ final class SignalStorage<Value, Error: Swift.Error>: ManagedBuffer<DeliveryStat
     static var slowPathBit: UInt { 1 }
 
     @inlinable
-    static func make(resources: (any Disposable)?, domain: TurnDomainLink? = nil) -> SignalStorage {
+    static func make(resources: (any Disposable)?) -> SignalStorage {
         let buffer = create(minimumCapacity: 1) { _ in State(resources: resources) }
         let storage = unsafeDowncast(buffer, to: SignalStorage.self)
         storage.withUnsafeMutablePointerToElements { sync in
-            sync.initialize(to: SignalSynchronization(domain: domain))
+            sync.initialize(to: SignalSynchronization())
             PlatformLocking.initialize(&sync.pointee.lock)
         }
         return storage
@@ -139,45 +132,25 @@ final class SignalStorage<Value, Error: Swift.Error>: ManagedBuffer<DeliveryStat
     // MARK: Under the lock
 
     /// Runs a transition of the state machine under the lock, with the turn word frozen: `body`
-    /// gets the current owner and may change it (only a domain's root may: a member's
-    /// transitions never take or give up the turn).
+    /// gets the current owner and may change it.
     @inlinable
     func withTurnLock<Result>(_ body: (inout State, inout TurnOwner) -> Result) -> Result {
-        withUnsafeMutablePointers { state, own in
-            guard let domain = own.pointee.domain else {
-                return Self.withTurnLock(state, own, body)
-            }
-            return withMemberLock(state, domain.sync) { state, owner in
-                var unchanged = owner
-                let result = body(&state, &unchanged)
-                precondition(unchanged == owner, "Rivulet: a member of a turn domain changed the turn's owner")
-                return result
-            }
+        withUnsafeMutablePointers { state, sync in
+            PlatformLocking.lock(&sync.pointee.lock)
+            defer { PlatformLocking.unlock(&sync.pointee.lock) }
+            var owner = Self.freezeTurnWord(sync)
+            let result = body(&state.pointee, &owner)
+            let needsLock = owner == .handingOver || state.pointee.needsSlowPath
+            // Releasing: the next uncontended claim must see what this transition wrote.
+            sync.pointee.turnWord.store(owner.rawValue | (needsLock ? Self.slowPathBit : 0), ordering: .releasing)
+            return result
         }
     }
 
-    @inlinable
-    static func withTurnLock<Result>(
-        _ state: UnsafeMutablePointer<State>,
-        _ sync: UnsafeMutablePointer<SignalSynchronization>,
-        _ body: (inout State, inout TurnOwner) -> Result
-    ) -> Result {
-        PlatformLocking.lock(&sync.pointee.lock)
-        defer { PlatformLocking.unlock(&sync.pointee.lock) }
-        var owner = freezeTurnWord(sync).owner
-        let result = body(&state.pointee, &owner)
-        let needsLock = owner == .handingOver || state.pointee.needsSlowPath
-            || !sync.pointee.waitingMembers.isEmpty
-        // Releasing: the next uncontended claim must see what this transition wrote.
-        sync.pointee.turnWord.store(owner.rawValue | (needsLock ? slowPathBit : 0), ordering: .releasing)
-        return result
-    }
-
-    /// Reads the state under the lock (the domain's, for a member), leaving the turn word alone.
+    /// Reads the state under the lock, leaving the turn word alone.
     @inlinable
     func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        withUnsafeMutablePointers { state, own in
-            let sync = own.pointee.domain?.sync ?? own
+        withUnsafeMutablePointers { state, sync in
             PlatformLocking.lock(&sync.pointee.lock)
             defer { PlatformLocking.unlock(&sync.pointee.lock) }
             return body(&state.pointee)
@@ -185,12 +158,9 @@ final class SignalStorage<Value, Error: Swift.Error>: ManagedBuffer<DeliveryStat
     }
 
     /// Sets the slow-path bit (so that neither uncontended compare-and-swap can succeed) and
-    /// returns the owner and the word as it was. Called with the lock held, so no other thread
-    /// changes the word afterwards.
+    /// returns the owner. Called with the lock held, so no other thread changes the word afterwards.
     @inlinable
-    static func freezeTurnWord(
-        _ sync: UnsafeMutablePointer<SignalSynchronization>
-    ) -> (owner: TurnOwner, previous: UInt) {
+    static func freezeTurnWord(_ sync: UnsafeMutablePointer<SignalSynchronization>) -> TurnOwner {
         var word = sync.pointee.turnWord.load(ordering: .acquiring)
         while word & slowPathBit == 0 {
             let (exchanged, original) = sync.pointee.turnWord.compareExchange(
@@ -199,6 +169,6 @@ final class SignalStorage<Value, Error: Swift.Error>: ManagedBuffer<DeliveryStat
             if exchanged { break }
             word = original
         }
-        return (TurnOwner(rawValue: word & ~slowPathBit), word)
+        return TurnOwner(rawValue: word & ~slowPathBit)
     }
 }
