@@ -105,6 +105,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
         /// Detached observers and discarded events, whose last release must happen after the lock.
         @usableFromInline var released: ContiguousArray<Attachment> = []
         @usableFromInline var discardedEvents: ContiguousArray<Event?> = []
+        /// Observer changes just applied, released after the lock.
+        @usableFromInline var appliedChanges: ContiguousArray<ObserverChange> = []
 
         @inlinable
         init(event: Event?) {
@@ -260,8 +262,9 @@ struct DeliveryState<Value, Error: Swift.Error> {
                 }
             }
         }
-        // Every attachment in the list is also kept by `observers` or `turn.released`.
-        pendingChanges.removeAll(keepingCapacity: true)
+        // The list may hold the last reference to an attachment that was no longer attached
+        // (detached after the signal terminated): it is released after the lock (O7).
+        swap(&turn.appliedChanges, &pendingChanges)
         disposeSilentlyIfAbandoned(into: &turn)
     }
 

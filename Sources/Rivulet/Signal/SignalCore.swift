@@ -95,6 +95,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     static func releaseOutsideLock(_ turn: inout State.Turn) {
         if !turn.released.isEmpty { turn.released = [] }
         if !turn.discardedEvents.isEmpty { turn.discardedEvents = [] }
+        if !turn.appliedChanges.isEmpty { turn.appliedChanges = [] }
         if let resources = turn.resources {
             turn.resources = nil
             resources.dispose()
