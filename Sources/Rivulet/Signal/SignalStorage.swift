@@ -92,7 +92,7 @@ final class SignalStorage<Value, Error: Swift.Error>: ManagedBuffer<DeliveryStat
     // MARK: The uncontended path
 
     /// Takes the turn if nobody holds it and nothing needs the lock.
-    @inlinable
+    @inlinable @inline(__always)
     func claimTurnIfIdle(_ thread: ThreadID) -> Bool {
         withUnsafeMutablePointerToElements { sync in
             sync.pointee.turnWord.compareExchange(
@@ -102,7 +102,7 @@ final class SignalStorage<Value, Error: Swift.Error>: ManagedBuffer<DeliveryStat
     }
 
     /// Gives the turn back if nothing happened meanwhile that needs the lock.
-    @inlinable
+    @inlinable @inline(__always)
     func releaseTurnIfUncontended(_ thread: ThreadID) -> Bool {
         withUnsafeMutablePointerToElements { sync in
             sync.pointee.turnWord.compareExchange(
@@ -115,7 +115,7 @@ final class SignalStorage<Value, Error: Swift.Error>: ManagedBuffer<DeliveryStat
     ///
     /// Only the turn's owner may call this: nothing changes the observer list while it holds the
     /// turn (changes wait in `pendingChanges`), so the list is read in place, without a copy.
-    @inlinable
+    @inlinable @inline(__always)
     func deliverAsTurnOwner(_ event: Signal<Value, Error>.Event) {
         // Plain reads through the pointer, never an `inout` access: Thread Sanitizer treats an
         // `inout` access as a write to the whole state, which would race (on paper) with the lock
