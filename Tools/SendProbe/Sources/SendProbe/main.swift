@@ -46,7 +46,8 @@ if CommandLine.arguments.contains("profile-chain") {
     let sink = Sink()
     let (signal, input) = Signal<Int, Never>.pipe()
     eightStages(signal).observeValues { sink.total &+= $0 }
-    for value in 0..<100_000 { input.send(value: value) }
+    let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000
+    for value in 0..<count { input.send(value: value) }
     precondition(sink.total != 42, "keep the sink alive")
     exit(0)
 }
