@@ -21,9 +21,11 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     @usableFromInline typealias Input = FlattenInput<Outer, Value, Error>
     @usableFromInline typealias Inner = SignalProducer<Value, Error>
 
-    @usableFromInline var machine: FlattenStateMachine<Inner>
+    // `machine` and `running` are touched only by the inbox's handler, one input at a time: the
+    // inbox excludes overlapping access, so the runtime's exclusivity checks are turned off.
+    @exclusivity(unchecked) @usableFromInline var machine: FlattenStateMachine<Inner>
     /// The lifetimes of the running inner streams, and their handles in the flattened lifetime.
-    @usableFromInline var running: [FlattenInnerID: (token: Lifetime.Token, handle: Disposable?)] = [:]
+    @exclusivity(unchecked) @usableFromInline var running: [FlattenInnerID: (token: Lifetime.Token, handle: Disposable?)] = [:]
     @usableFromInline let downstream: EventSink<Value, Error>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let makeInner: (Outer) -> Inner
