@@ -89,7 +89,15 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     @inlinable
     func sink(for index: Int) -> EventSink<Machine.Element, Error> {
         let inbox = self.inbox!
-        return { event in inbox.send((index, event)) }
+        return { event in
+            // Rebuilt case by case, not copied whole (see `Signal.Observer.sink`).
+            switch event {
+            case let .value(value): inbox.send((index, .value(value)))
+            case let .failed(error): inbox.send((index, .failed(error)))
+            case .completed: inbox.send((index, .completed))
+            case .interrupted: inbox.send((index, .interrupted))
+            }
+        }
     }
 
     @inlinable
@@ -184,7 +192,7 @@ extension Signal {
                 return
             }
             let stage = CombiningStage<Machine, Value, Error>(
-                sourceCount: sources.count, combine: combine, downstream: output.send, lifetime: lifetime
+                sourceCount: sources.count, combine: combine, downstream: output.sink, lifetime: lifetime
             )
             // A source that has already terminated ends the result at once; stop attaching then.
             for (index, attach) in sources.enumerated() where !lifetime.hasEnded {

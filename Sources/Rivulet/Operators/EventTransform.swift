@@ -22,11 +22,7 @@ extension Signal {
     @inlinable
     func flatMapEvent<U, F>(_ transform: @escaping EventTransform<Value, Error, U, F>) -> Signal<U, F> {
         Signal<U, F> { output, lifetime in
-            // The stage sends straight to the new signal's core, not through `output.send` (one
-            // call less per event); the closure keeps `output` alive, as `output.send` did, so
-            // the signal is interrupted only when the stage is released.
-            let core = output.inputOf.unsafelyUnwrapped
-            let upstream = transform({ event in withExtendedLifetime(output) { core.send(event) } }, lifetime)
+            let upstream = transform(output.sink, lifetime)
             lifetime += self.observe(Observer(upstream))
         }
     }

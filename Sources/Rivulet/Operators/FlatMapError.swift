@@ -82,7 +82,7 @@ extension Signal {
         _ transform: @escaping (Error) -> SignalProducer<Value, F>
     ) -> Signal<Value, F> {
         Signal<Value, F> { output, lifetime in
-            let sink = Event.flatMapErrorSink(transform, downstream: output.send, lifetime: lifetime) {}
+            let sink = Event.flatMapErrorSink(transform, downstream: output.sink, lifetime: lifetime) {}
             lifetime += self.observe(Observer(sink))
         }
     }

@@ -8,7 +8,7 @@ extension Signal {
         let signals = Array(signals)
         return Signal { output, lifetime in
             let sink = FlattenRun<Signal, Value, Error>.start(
-                .merge, downstream: output.send, lifetime: lifetime, makeInner: { $0.producer }
+                .merge, downstream: output.sink, lifetime: lifetime, makeInner: { $0.producer }
             )
             for signal in signals { sink(.value(signal)) }
             sink(.completed)

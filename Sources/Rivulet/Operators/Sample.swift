@@ -9,7 +9,7 @@ extension Signal {
     /// when this signal fails, and is interrupted when either is interrupted.
     public func sample<T>(with sampler: Signal<T, Never>) -> Signal<(Value, T), Error> {
         Signal<(Value, T), Error> { output, lifetime in
-            let gate = GateRunner(SampleMachine<Value, T, Error>(), downstream: output.send, lifetime: lifetime)
+            let gate = GateRunner(SampleMachine<Value, T, Error>(), downstream: output.sink, lifetime: lifetime)
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
             gate.sources += sampler.observe(Signal<T, Never>.Observer { gate.send(.sampler($0)) })
         }

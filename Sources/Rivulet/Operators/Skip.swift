@@ -69,7 +69,7 @@ extension Signal {
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
             let gate = GateRunner(
-                SkipUntilMachine<Value, Error>(), downstream: output.send, lifetime: lifetime, separatePrimary: true
+                SkipUntilMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime, separatePrimary: true
             )
             // The trigger runs in the lifetime the machine can end early: it is stopped once it
             // has opened the gate, as in ReactiveSwift.

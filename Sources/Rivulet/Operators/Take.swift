@@ -121,7 +121,7 @@ extension Signal {
     /// then completes. An interruption of `trigger` is ignored.
     public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
-            let gate = GateRunner(TakeUntilMachine<Value, Error>(), downstream: output.send, lifetime: lifetime)
+            let gate = GateRunner(TakeUntilMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime)
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
             gate.sources += trigger.observe(Signal<(), Never>.Observer { gate.send(.trigger($0)) })
         }
@@ -132,7 +132,7 @@ extension Signal {
     /// If `lifetime` has already ended, the result has already completed.
     public func take(during lifetime: Lifetime) -> Signal<Value, Error> {
         Signal { output, streamLifetime in
-            let gate = GateRunner(TakeDuringMachine<Value, Error>(), downstream: output.send, lifetime: streamLifetime)
+            let gate = GateRunner(TakeDuringMachine<Value, Error>(), downstream: output.sink, lifetime: streamLifetime)
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
             gate.sources += lifetime.observeEnded { gate.send(.ended) }
         }
@@ -147,7 +147,7 @@ extension Signal {
         Signal { output, lifetime in
             let gate = GateRunner(
                 TakeUntilReplacementMachine<Value, Error>(),
-                downstream: output.send,
+                downstream: output.sink,
                 lifetime: lifetime,
                 separatePrimary: true
             )

@@ -7,7 +7,7 @@ extension Signal {
     /// signal ends; `samplee`'s terminal events are ignored (its last value stays in use).
     public func withLatest<U>(from samplee: Signal<U, Never>) -> Signal<(Value, U), Error> {
         Signal<(Value, U), Error> { output, lifetime in
-            let gate = GateRunner(WithLatestMachine<Value, U, Error>(), downstream: output.send, lifetime: lifetime)
+            let gate = GateRunner(WithLatestMachine<Value, U, Error>(), downstream: output.sink, lifetime: lifetime)
             gate.sources += samplee.observe(Signal<U, Never>.Observer { gate.send(.samplee($0)) })
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
         }
@@ -17,7 +17,7 @@ extension Signal {
     /// started when the signal is created and stopped when it ends.
     public func withLatest<U>(from samplee: SignalProducer<U, Never>) -> Signal<(Value, U), Error> {
         Signal<(Value, U), Error> { output, lifetime in
-            let gate = GateRunner(WithLatestMachine<Value, U, Error>(), downstream: output.send, lifetime: lifetime)
+            let gate = GateRunner(WithLatestMachine<Value, U, Error>(), downstream: output.sink, lifetime: lifetime)
             // The samplee may end long before this signal: it stops its work when it does.
             startInOwnLifetime(samplee.startInstance, sink: { gate.send(.samplee($0)) }, within: gate.sources)
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
