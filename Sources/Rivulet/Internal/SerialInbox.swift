@@ -13,9 +13,9 @@ struct SerialInbox<Input>: Sendable {
     @inlinable
     init(_ handle: @escaping (Input) -> Void) {
         core = SignalCore(resources: nil)
-        _ = core.observe(Signal<Input, Never>.Observer { event in
-            if case let .value(input) = event { handle(input) }
-        })
+        // A values observer: the input reaches `handle` without being reloaded from a wrapping
+        // event (which defeats store forwarding, see `Signal.Observer.sink`).
+        _ = core.observe(values: handle)
     }
 
     /// Handles `input` after every input sent before it.
