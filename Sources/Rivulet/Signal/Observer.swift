@@ -6,9 +6,10 @@ extension Signal {
     /// `pipe()`) forwards to that signal; when the last reference to it goes away, nobody can send
     /// any more, so the signal is interrupted.
     public final class Observer: @unchecked Sendable {
-        // @unchecked Sendable: an input observer's action is thread-safe through `SignalCore.state`'s lock.
-        // Any other action is invoked by a signal only while that thread holds the
-        // signal's delivery turn (`DeliveryState.phase`, guarded by the same lock), so never
+        // @unchecked Sendable: an input observer sends through its core, which is thread-safe (its
+        // turn word and lock, `SignalStorage`). Any other action is invoked by a signal only
+        // while that thread holds the signal's delivery turn (claimed through the same turn
+        // word), so never
         // concurrently; calling `send` on it from several threads at once is the caller's race,
         // exactly as for calling the closure itself.
 

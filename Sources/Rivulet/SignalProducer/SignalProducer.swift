@@ -9,8 +9,8 @@
 public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     // @unchecked Sendable: a producer is an immutable value holding one closure. That closure and
     // every operator closure it captures run only inside `start`, on the starting thread, and every
-    // event reaches them serialized by the delivery turn of a signal core (the lock in
-    // `SignalCore.state`). Two starts are independent instances (P2); closures that share mutable
+    // event reaches them serialized by the delivery turn of a signal core (its turn word and lock,
+    // in `SignalStorage`). Two starts are independent instances (P2); closures that share mutable
     // state across concurrent starts must protect it themselves, as in ReactiveSwift.
 
     /// The signal that each start produces.
