@@ -13,31 +13,44 @@ import Testing
     func observersAttachedDuringFastSendsSeeAContiguousRun() {
         let (signal, input) = IntSignal.pipe()
         let recorders = Locked<[EventRecorder<Int, TestError>]>([])
-        let total = 20_000
+        let attachersDone = Locked(0)
+        let sent = Locked(0)
         let finished = withWatchdog(seconds: 60, "attach during sends") {
             runConcurrently(3) { thread in
                 if thread == 0 {
-                    for value in 0..<total { input.send(value: value) }
+                    // Sends until both attachers are done, so every attachment races sends.
+                    var value = 0
+                    while attachersDone.withLock({ $0 }) < 2 {
+                        input.send(value: value)
+                        value += 1
+                    }
+                    sent.withLock { $0 = value }
                 } else {
-                    for _ in 0..<200 {
+                    for _ in 0..<100 {
                         let recorder = EventRecorder<Int, TestError>()
                         signal.observe(recorder.observer)
                         recorders.withLock { $0.append(recorder) }
-                        usleep(20)
+                        usleep(50)
                     }
+                    attachersDone.withLock { $0 += 1 }
                 }
             }
         }
         #expect(finished)
         input.sendCompleted()
+        let total = sent.withLock { $0 }
+        var observersThatSawValues = 0
         for recorder in recorders.withLock({ $0 }) {
             let values = recorder.values
             // Attached at some point, then every later value in order, up to the last one.
             if let first = values.first {
+                observersThatSawValues += 1
                 #expect(values == Array(first..<total))
             }
             #expect(recorder.terminalCount == 1)
         }
+        // The test only means something if attachments raced the sends.
+        #expect(observersThatSawValues > 0)
     }
 
     @Test("Observers that detach themselves and attach others from inside deliveries, under contention")
