@@ -52,7 +52,27 @@ public final class CompositeDisposable: Disposable {
             disposable.dispose()
             return nil
         }
-        return AnyDisposable { [weak self] in self?.remove(key) }
+        return MemberHandle(composite: self, key: key)
+    }
+
+    /// What `add` returns: removes its member from the composite without disposing of it. One
+    /// object, where a closure in an `AnyDisposable` took two allocations.
+    private final class MemberHandle: Disposable {
+        private weak let composite: CompositeDisposable?
+        private let key: UInt64
+        private let removed = Atomic<Bool>(false)
+
+        init(composite: CompositeDisposable, key: UInt64) {
+            self.composite = composite
+            self.key = key
+        }
+
+        var isDisposed: Bool { removed.load(ordering: .acquiring) }
+
+        func dispose() {
+            guard !removed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            composite?.remove(key)
+        }
     }
 
     /// Adds an action to run when the composite is disposed of.

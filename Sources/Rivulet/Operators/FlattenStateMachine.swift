@@ -70,7 +70,8 @@ struct FlattenStateMachine<Inner> {
             }
         case .latest:
             actions.cancel = Array(running)
-            running.removeAll()
+            // Keeping the capacity saves an allocation per inner stream.
+            running.removeAll(keepingCapacity: true)
             actions.start = startInner(inner)
         case .race:
             if winner == nil { actions.start = startInner(inner) }

@@ -41,6 +41,20 @@ if CommandLine.arguments.contains("profile-start") {
     exit(0)
 }
 
+if CommandLine.arguments.contains("flatmap-allocs") {
+    // Allocations per inner stream of flatMap(.latest), inner producers of 5 values.
+    let sink = Sink()
+    let (outer, outerInput) = Signal<Int, Never>.pipe()
+    outer.flatMap(.latest) { first in SignalProducer<Int, Never>(first..<(first + 5)) }
+        .observeValues { sink.total &+= $0 }
+    for value in 0..<1_000 { outerInput.send(value: value) }
+    let before = rivulet_probe_malloc_count()
+    for value in 0..<10_000 { outerInput.send(value: value) }
+    print("mallocs per inner stream:", Double(rivulet_probe_malloc_count() - before) / 10_000)
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+
 if CommandLine.arguments.contains("profile-chain") {
     // For `valgrind --tool=callgrind`: values through 8 map/filter signals.
     let sink = Sink()
