@@ -53,7 +53,7 @@ protocol CombiningStateMachine<Element> {
 /// arrive while one is being handled (E6), so neither the machine nor the downstream needs a
 /// lock and no lock is held while the downstream runs (O7). Failure and interruption of any
 /// source are forwarded at once (E2, E4); after the first terminal event nothing more is sent
-/// (E1) and the downstream is released.
+/// (E1) and the stage, with the downstream, is released once its inbox has closed.
 @usableFromInline
 final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.Error> {
     @usableFromInline typealias Input = (index: Int, event: Signal<Machine.Element, Error>.Event)
@@ -62,7 +62,12 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     // overlapping access, so the runtime's exclusivity checks (a quarter of a combineLatest
     // send's time in a profile) are turned off for them.
     @exclusivity(unchecked) @usableFromInline var machine: Machine
-    @exclusivity(unchecked) @usableFromInline var downstream: EventSink<Output, Error>?
+    /// Set by the first terminal event: nothing is sent afterwards (E1), not even combinations of
+    /// inputs already queued.
+    @exclusivity(unchecked) @usableFromInline var hasFinished = false
+    /// A `let`, so that calling it retains nothing; it is let go with the stage, when the inbox
+    /// closes after the first terminal event.
+    @usableFromInline let downstream: EventSink<Output, Error>
     @usableFromInline let combine: (_ element: (Int) -> Machine.Element) -> Output
     // Set once in `init`. The inbox's handler holds this stage strongly; closing the inbox (on the
     // first terminal event, or when `lifetime` ends) releases the handler and so the stage.
@@ -132,15 +137,16 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     func emit() {
         let output = combine { machine.element(at: $0) }
         machine.didEmit()
-        downstream?(.value(output))
+        guard !hasFinished else { return }
+        downstream(.value(output))
     }
 
     @inlinable
     func finish(_ event: Signal<Output, Error>.Event) {
-        let downstream = self.downstream
-        self.downstream = nil
+        guard !hasFinished else { return }
+        hasFinished = true
         inbox.close()
-        downstream?(event)
+        downstream(event)
     }
 }
 
