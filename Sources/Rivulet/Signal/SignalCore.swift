@@ -112,7 +112,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             return observe(action: observer.action)
         }
         // The input of another signal: the attachment keeps it (and so that signal's input) alive.
-        return observe(action: { observer.send($0) })
+        return observe(action: observer.sink)
     }
 
     /// Attaches an observer that runs `action`; if the signal has terminated, runs it with
