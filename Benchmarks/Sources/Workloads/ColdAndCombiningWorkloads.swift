@@ -134,8 +134,9 @@ final class ColdClosureChain {
 
 /// The baseline's combineLatest: two latest values and one closure.
 final class LatestPair {
-    private var left: Int?
-    private var right: Int?
+    // The baseline is the physical limit: no runtime exclusivity checks.
+    @exclusivity(unchecked) private var left: Int?
+    @exclusivity(unchecked) private var right: Int?
     private let observer: (Int, Int) -> Void
 
     init(_ observer: @escaping (Int, Int) -> Void) {

@@ -199,7 +199,8 @@ extension Workload {
 
 /// The baseline's hot source: one stored closure, called directly.
 final class ClosureSource {
-    var observer: (Int) -> Void = { _ in }
+    // The baseline is the physical limit: no runtime exclusivity checks.
+    @exclusivity(unchecked) var observer: (Int) -> Void = { _ in }
 
     @inline(never)
     func send(_ value: Int) {
@@ -209,8 +210,8 @@ final class ClosureSource {
 
 /// The baseline's observer list for the churn workload.
 final class ClosureList {
-    private var observers: [(id: Int, observer: (Int) -> Void)] = []
-    private var nextID = 0
+    @exclusivity(unchecked) private var observers: [(id: Int, observer: (Int) -> Void)] = []
+    @exclusivity(unchecked) private var nextID = 0
 
     var count: Int { observers.count }
 

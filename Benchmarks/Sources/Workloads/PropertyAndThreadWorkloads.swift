@@ -77,8 +77,9 @@ extension Workload {
 
 /// The baseline's property: a stored value whose `didSet` calls one closure.
 final class ObservedValue {
-    var observer: (Int) -> Void = { _ in }
-    var value = 0 {
+    // The baseline is the physical limit: no runtime exclusivity checks.
+    @exclusivity(unchecked) var observer: (Int) -> Void = { _ in }
+    @exclusivity(unchecked) var value = 0 {
         didSet { observer(value) }
     }
 }
