@@ -1,0 +1,167 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+
+/// Who holds a turn, as stored in a turn word: nobody, a thread, or a waiting thread being handed
+/// the turn. The word's lowest bit is not part of it (see `TurnLockStorage`).
+@usableFromInline
+struct TurnOwner: Equatable {
+    @usableFromInline var rawValue: UInt
+
+    @inlinable
+    init(rawValue: UInt) { self.rawValue = rawValue }
+
+    @inlinable
+    init(_ thread: ThreadID) { rawValue = thread.rawValue }
+
+    /// No thread is delivering.
+    @inlinable
+    static var none: TurnOwner { TurnOwner(rawValue: 0) }
+
+    /// The turn is being passed to a waiting thread that has not woken yet. Never a thread's
+    /// identity: those are aligned addresses.
+    @inlinable
+    static var handingOver: TurnOwner { TurnOwner(rawValue: 2) }
+}
+
+/// State guarded by a `TurnLockStorage`: it says when the turn's owner must take the lock.
+@usableFromInline
+protocol TurnGuardedState {
+    /// Whether giving the turn back must go through the lock: something waits for the owner's
+    /// attention (queued work, waiting threads), or the state no longer takes the fast path.
+    var needsSlowPath: Bool { get }
+
+    /// Lets go of anything the state holds by hand, before the storage is freed.
+    mutating func prepareForDeallocation()
+}
+
+extension TurnGuardedState {
+    @inlinable
+    mutating func prepareForDeallocation() {}
+}
+
+/// The tail of a `TurnLockStorage`'s allocation: the turn word and the lock, side by side.
+@usableFromInline
+struct TurnLockSynchronization: ~Copyable {
+    /// The owner of the turn, plus `TurnLockStorage.slowPathBit`.
+    @usableFromInline let turnWord: Atomic<UInt>
+    @usableFromInline var lock: PlatformLock
+
+    @inlinable
+    init() {
+        turnWord = Atomic(0)
+        lock = PlatformLock()
+    }
+}
+
+/// Rivulet's turn lock: state guarded by a lock, plus an atomic *turn word* that says which thread
+/// holds the state's turn (the right to deliver a signal's events, or to write and emit a
+/// property's changes), all in one allocation. Signal cores and properties use it.
+///
+/// The turn word lets an uncontended turn skip the lock. It holds the turn's owner (a thread's
+/// identity, or 0) and one more bit, the *slow-path bit*, set while anything needs the lock's
+/// attention (`TurnGuardedState.needsSlowPath`, or a turn being handed over).
+///
+/// - An uncontended turn is claimed with one compare-and-swap (0 → its thread) and given back
+///   with another (its thread → 0). Neither succeeds when the bit is set.
+/// - Every transition of the turn runs under the lock, through `withTurnLock`: it first sets the
+///   bit, which freezes the word (the two compare-and-swaps above can no longer succeed), so the
+///   state machine can read and change the owner freely; on the way out the word is stored again,
+///   with the bit set only if something still needs the lock.
+///
+/// The rules of `Locked` hold for every body run under the lock (O7): it only touches the state,
+/// never calls user code, never drops the last reference to a user object, never takes another lock.
+@usableFromInline
+final class TurnLockStorage<State: TurnGuardedState>: ManagedBuffer<State, TurnLockSynchronization> {
+    @inlinable
+    static var slowPathBit: UInt { 1 }
+
+    @inlinable
+    static func make(_ initialState: State) -> TurnLockStorage {
+        let buffer = create(minimumCapacity: 1) { _ in initialState }
+        let storage = unsafeDowncast(buffer, to: TurnLockStorage.self)
+        storage.withUnsafeMutablePointerToElements { sync in
+            sync.initialize(to: TurnLockSynchronization())
+            PlatformLocking.initialize(&sync.pointee.lock)
+        }
+        return storage
+    }
+
+    deinit {
+        withUnsafeMutablePointerToHeader { $0.pointee.prepareForDeallocation() }
+        withUnsafeMutablePointerToElements { sync in
+            PlatformLocking.destroy(&sync.pointee.lock)
+            sync.deinitialize(count: 1)
+        }
+    }
+
+    // MARK: The uncontended path
+
+    /// Takes the turn if nobody holds it and nothing needs the lock.
+    @inlinable @inline(__always)
+    func claimTurnIfIdle(_ thread: ThreadID) -> Bool {
+        withUnsafeMutablePointerToElements { sync in
+            sync.pointee.turnWord.compareExchange(
+                expected: 0, desired: thread.rawValue, ordering: .acquiring
+            ).exchanged
+        }
+    }
+
+    /// Gives the turn back if nothing happened meanwhile that needs the lock.
+    @inlinable @inline(__always)
+    func releaseTurnIfUncontended(_ thread: ThreadID) -> Bool {
+        withUnsafeMutablePointerToElements { sync in
+            sync.pointee.turnWord.compareExchange(
+                expected: thread.rawValue, desired: 0, ordering: .releasing
+            ).exchanged
+        }
+    }
+
+    // MARK: Under the lock
+
+    /// Runs a transition of the state machine under the lock, with the turn word frozen: `body`
+    /// gets the current owner and may change it.
+    @inlinable
+    func withTurnLock<Result>(_ body: (inout State, inout TurnOwner) -> Result) -> Result {
+        withUnsafeMutablePointers { state, sync in
+            PlatformLocking.lock(&sync.pointee.lock)
+            defer { PlatformLocking.unlock(&sync.pointee.lock) }
+            var owner = Self.freezeTurnWord(sync)
+            let result = body(&state.pointee, &owner)
+            let needsLock = owner == .handingOver || state.pointee.needsSlowPath
+            // Releasing: the next uncontended claim must see what this transition wrote.
+            sync.pointee.turnWord.store(owner.rawValue | (needsLock ? Self.slowPathBit : 0), ordering: .releasing)
+            return result
+        }
+    }
+
+    /// Reads the state under the lock, leaving the turn word alone.
+    @inlinable
+    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        withUnsafeMutablePointers { state, sync in
+            PlatformLocking.lock(&sync.pointee.lock)
+            defer { PlatformLocking.unlock(&sync.pointee.lock) }
+            return body(&state.pointee)
+        }
+    }
+
+    /// Sets the slow-path bit (so that neither uncontended compare-and-swap can succeed) and
+    /// returns the owner. Called with the lock held, so no other thread changes the word afterwards.
+    @inlinable
+    static func freezeTurnWord(_ sync: UnsafeMutablePointer<TurnLockSynchronization>) -> TurnOwner {
+        var word = sync.pointee.turnWord.load(ordering: .acquiring)
+        while word & slowPathBit == 0 {
+            let (exchanged, original) = sync.pointee.turnWord.compareExchange(
+                expected: word, desired: word | slowPathBit, ordering: .acquiringAndReleasing
+            )
+            if exchanged { break }
+            word = original
+        }
+        return TurnOwner(rawValue: word & ~slowPathBit)
+    }
+}
