@@ -2,7 +2,9 @@ import Dispatch
 
 /// The state machine behind every mutable or composed property: its value, and the *write turn*
 /// that keeps writes and their emissions in one order. A plain struct, mutated only under
-/// `PropertyStorage`'s lock; each transition returns what the caller does after the lock.
+/// `PropertyStorage`'s lock, with the turn's owner passed in from the storage's turn word
+/// (`TurnLockStorage`, which lets an uncontended write claim and give back the turn without the
+/// lock); each transition returns what the caller does after the lock.
 ///
 /// The rules it encodes:
 /// - One thread at a time holds the write turn. Only the holder writes the value and emits
@@ -19,17 +21,8 @@ import Dispatch
 struct PropertyState<Value> {
     @usableFromInline typealias Event = Signal<Value, Never>.Event
 
-    @usableFromInline
-    enum Phase: Equatable {
-        case idle
-        case busy(owner: ThreadID)
-        /// The turn has been passed to a waiting thread that has not woken yet.
-        case handingOver
-    }
-
     /// `nil` only while a composed property waits for its source's first value.
     @usableFromInline var value: Value?
-    @usableFromInline var phase: Phase = .idle
     /// Changes already written but not yet emitted (and the end, if it came while busy).
     @usableFromInline var pending = FIFOQueue<Event>()
     /// How many of `pending` are values: an observer attached now skips them, having been given
@@ -58,14 +51,14 @@ struct PropertyState<Value> {
     }
 
     @inlinable
-    mutating func claim(on thread: ThreadID) -> Claim {
-        switch phase {
-        case .idle:
-            phase = .busy(owner: thread)
+    mutating func claim(on thread: ThreadID, owner: inout TurnOwner) -> Claim {
+        switch owner {
+        case .none:
+            owner = TurnOwner(thread)
             return .first
-        case .busy(let owner) where owner == thread:
+        case TurnOwner(thread):
             return .reentrant
-        case .busy, .handingOver:
+        default:
             waiters += 1
             if turnstile == nil { turnstile = DispatchSemaphore(value: 0) }
             return .wait(turnstile.unsafelyUnwrapped)
@@ -74,11 +67,11 @@ struct PropertyState<Value> {
 
     /// A waiting thread woke holding the turn.
     @inlinable
-    mutating func resume(on thread: ThreadID) {
-        guard phase == .handingOver else {
-            preconditionFailure("Rivulet: a thread woke for a property's write turn that was not handed over (\(phase))")
+    mutating func resume(on thread: ThreadID, owner: inout TurnOwner) {
+        guard owner == .handingOver else {
+            preconditionFailure("Rivulet: a thread woke for a property's write turn that was not handed over (\(owner.rawValue))")
         }
-        phase = .busy(owner: thread)
+        owner = TurnOwner(thread)
     }
 
     // MARK: Writing (the caller holds the turn)
@@ -125,9 +118,9 @@ struct PropertyState<Value> {
     /// The holder has finished an emission, or its own work: emit what is queued, hand the turn
     /// to a waiting thread, or go idle.
     @inlinable
-    mutating func next(on thread: ThreadID) -> Next {
-        guard phase == .busy(owner: thread) else {
-            preconditionFailure("Rivulet: property step on a thread that does not hold its write turn (\(phase))")
+    mutating func next(on thread: ThreadID, owner: inout TurnOwner) -> Next {
+        guard owner == TurnOwner(thread) else {
+            preconditionFailure("Rivulet: property step on a thread that does not hold its write turn (\(owner.rawValue))")
         }
         if let event = pending.popFirst() {
             if event.value != nil { pendingValues -= 1 }
@@ -135,12 +128,18 @@ struct PropertyState<Value> {
         }
         if waiters > 0, let turnstile {
             waiters -= 1
-            phase = .handingOver
+            owner = .handingOver
             return .handOver(turnstile)
         }
-        phase = .idle
+        owner = .none
         return .idle
     }
+}
+
+extension PropertyState: TurnGuardedState {
+    /// Changes queued for the turn's owner, or threads waiting for the turn.
+    @inlinable
+    var needsSlowPath: Bool { !pending.isEmpty || waiters > 0 }
 }
 
 extension FIFOQueue {

@@ -7,17 +7,18 @@ import Dispatch
 /// is never held while observers or user closures run (O7).
 @usableFromInline
 final class PropertyStorage<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `state` is reached only through `Locked.withLock` (its mutex), and
+    // @unchecked Sendable: `state` is reached only through its lock (`TurnLockStorage.withLock`
+    // and `withTurnLock`; the turn word is atomic), and
     // `core` is a signal core, itself serialized by its own lock.
     @usableFromInline typealias State = PropertyState<Value>
     @usableFromInline typealias Event = Signal<Value, Never>.Event
 
-    @usableFromInline let state: Locked<State>
+    @usableFromInline let state: TurnLockStorage<State>
     @usableFromInline let core: SignalCore<Value, Never>
 
     @inlinable
     init(value: Value?, resources: (any Disposable)? = nil) {
-        state = Locked(State(value: value))
+        state = TurnLockStorage.make(State(value: value))
         core = SignalCore(resources: resources)
     }
 
@@ -46,9 +47,19 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     func set(_ newValue: Value) {
         let thread = ThreadID.current
         var incoming: Value? = newValue
+        if state.claimTurnIfIdle(thread) {
+            // Uncontended: the turn was claimed without the lock; the lock is taken once, to write.
+            let change = state.withLock { $0.write(&incoming, reentrant: false) }
+            // Release the displaced value outside the lock.
+            incoming = nil
+            if let change { core.send(change) }
+            if state.releaseTurnIfUncontended(thread) { return }
+            finishTurn(emitting: nil, on: thread)
+            return
+        }
         var claim = State.Claim.first
-        var change = state.withLock { state -> Event? in
-            claim = state.claim(on: thread)
+        var change = state.withTurnLock { state, owner -> Event? in
+            claim = state.claim(on: thread, owner: &owner)
             switch claim {
             case .first: return state.write(&incoming, reentrant: false)
             case .reentrant: return state.write(&incoming, reentrant: true)
@@ -60,8 +71,8 @@ final class PropertyStorage<Value>: @unchecked Sendable {
             return
         case let .wait(turnstile):
             turnstile.wait()
-            change = state.withLock { state -> Event? in
-                state.resume(on: thread)
+            change = state.withTurnLock { state, owner -> Event? in
+                state.resume(on: thread, owner: &owner)
                 return state.write(&incoming, reentrant: false)
             }
         case .first:
@@ -76,7 +87,8 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     @usableFromInline
     func end() {
         withTurn { reentrant in
-            ((), state.withLock { $0.end(reentrant: reentrant) })
+            // Through `withTurnLock`: a queued end must set the turn word's slow-path bit.
+            ((), state.withTurnLock { state, _ in state.end(reentrant: reentrant) })
         }
     }
 
@@ -88,7 +100,8 @@ final class PropertyStorage<Value>: @unchecked Sendable {
         try withTurn { reentrant in
             var working: Value? = value
             let result = try action(&working!)
-            let change = state.withLock { $0.write(&working, reentrant: reentrant) }
+            // Through `withTurnLock`: a queued change must set the turn word's slow-path bit.
+            let change = state.withTurnLock { state, _ in state.write(&working, reentrant: reentrant) }
             return (result, change)
         }
     }
@@ -137,14 +150,14 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     @inlinable
     func withTurn<Result>(_ body: (_ reentrant: Bool) throws -> (Result, Event?)) rethrows -> Result {
         let thread = ThreadID.current
-        let claim = state.withLock { $0.claim(on: thread) }
+        let claim = state.withTurnLock { $0.claim(on: thread, owner: &$1) }
         switch claim {
         case .reentrant:
             // The outer holder emits whatever `body` queued.
             return try body(true).0
         case let .wait(turnstile):
             turnstile.wait()
-            state.withLock { $0.resume(on: thread) }
+            state.withTurnLock { $0.resume(on: thread, owner: &$1) }
         case .first:
             break
         }
@@ -168,7 +181,7 @@ final class PropertyStorage<Value>: @unchecked Sendable {
                 core.send(change)
                 event = nil
             }
-            switch state.withLock({ $0.next(on: thread) }) {
+            switch state.withTurnLock({ $0.next(on: thread, owner: &$1) }) {
             case let .emit(change):
                 event = change
             case let .handOver(turnstile):

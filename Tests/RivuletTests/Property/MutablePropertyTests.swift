@@ -66,6 +66,24 @@ import Testing
         #expect(property.value == 2)
     }
 
+    @Test func modifyFromInsideItsOwnObserverIsQueuedAndEmitted_E6() {
+        // The outer set claims the write turn without the lock; the re-entrant `modify` queues its
+        // change, which must make the outer set hand over to the slow path and emit it.
+        let property = MutableProperty(0)
+        var seen: [Int] = []
+        property.signal.observeValues { value in
+            seen.append(value)
+            if value == 1 { property.modify { $0 += 10 } }
+            if value == 11 { property.modify { $0 += 100 } }
+        }
+        withWatchdog { property.value = 1 }
+        #expect(seen == [1, 11, 111])
+        #expect(property.value == 111)
+        // And the turn is free again: a later set is emitted normally.
+        property.value = 5
+        #expect(seen == [1, 11, 111, 5])
+    }
+
     @Test func modifyIsAtomicAndReturnsTheClosureResult() {
         let property = MutableProperty([1, 2])
         let count = property.modify { values -> Int in
