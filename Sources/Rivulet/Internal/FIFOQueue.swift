@@ -12,6 +12,9 @@ struct FIFOQueue<Element> {
     init() {}
 
     @inlinable
+    var isEmpty: Bool { head == slots.count }
+
+    @inlinable
     mutating func append(_ element: Element) {
         slots.append(element)
     }

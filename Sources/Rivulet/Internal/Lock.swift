@@ -42,8 +42,8 @@ final class LockStorage<State>: ManagedBuffer<State, PlatformLock> {
     }
 }
 
-/// The platform lock's four operations, shared by `LockStorage` and the signal core's storage
-/// (which keeps its lock next to an atomic turn word).
+/// The platform lock's four operations, shared by `LockStorage` and `TurnLockStorage` (which
+/// keeps its lock next to an atomic turn word).
 @usableFromInline
 enum PlatformLocking {
     @inlinable

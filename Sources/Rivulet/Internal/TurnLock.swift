@@ -19,7 +19,7 @@ struct TurnOwner: Equatable {
     @inlinable
     init(_ thread: ThreadID) { rawValue = thread.rawValue }
 
-    /// No thread is delivering.
+    /// No thread holds the turn.
     @inlinable
     static var none: TurnOwner { TurnOwner(rawValue: 0) }
 
@@ -140,13 +140,22 @@ final class TurnLockStorage<State: TurnGuardedState>: ManagedBuffer<State, TurnL
         }
     }
 
-    /// Reads the state under the lock, leaving the turn word alone.
+    /// Runs `body` under the lock, leaving the turn word alone: for reads, and for changes that
+    /// cannot create work for the turn's owner. A change that can (queueing a change, waiting for
+    /// the turn) must go through `withTurnLock`, which sets the slow-path bit; debug builds check.
     @inlinable
     func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         withUnsafeMutablePointers { state, sync in
             PlatformLocking.lock(&sync.pointee.lock)
             defer { PlatformLocking.unlock(&sync.pointee.lock) }
-            return body(&state.pointee)
+            var neededSlowPath = false
+            assert({ neededSlowPath = state.pointee.needsSlowPath; return true }())
+            let result = body(&state.pointee)
+            assert(
+                neededSlowPath || !state.pointee.needsSlowPath,
+                "Rivulet: work for the turn's owner was queued under withLock; use withTurnLock"
+            )
+            return result
         }
     }
 

@@ -16,23 +16,6 @@ enum PairElement<A, B> {
         }
         return (first, second)
     }
-
-    /// A sink for events of one source that forwards them to `sink` as pair elements, rebuilt
-    /// case by case (see `Signal.Observer.sink`).
-    @inlinable
-    static func forwarding<T, Error>(
-        _ element: @escaping (T) -> PairElement,
-        to sink: @escaping (Signal<PairElement, Error>.Event) -> Void
-    ) -> (Signal<T, Error>.Event) -> Void {
-        { event in
-            switch event {
-            case let .value(value): sink(.value(element(value)))
-            case let .failed(error): sink(.failed(error))
-            case .completed: sink(.completed)
-            case .interrupted: sink(.interrupted)
-            }
-        }
-    }
 }
 
 extension Signal {
@@ -44,8 +27,8 @@ extension Signal {
         _ b: Signal<B, Error>
     ) -> Signal where Value == (A, B) {
         let sources: [CombiningSource<PairElement<A, B>>] = [
-            { sink in a.observe(PairElement.forwarding(PairElement.first, to: sink)) },
-            { sink in b.observe(PairElement.forwarding(PairElement.second, to: sink)) },
+            { sink in a.observe(Signal<A, Error>.Event.forwardingValues(PairElement.first, to: sink)) },
+            { sink in b.observe(Signal<B, Error>.Event.forwardingValues(PairElement.second, to: sink)) },
         ]
         return combining(Machine.self, sources, combine: PairElement.pair)
     }
@@ -61,8 +44,12 @@ extension SignalProducer {
         _ b: SignalProducer<B, Error>
     ) -> SignalProducer where Value == (A, B) {
         let sources: [CombiningSource<PairElement<A, B>>] = [
-            { sink, lifetime in a.startInstance(PairElement.forwarding(PairElement.first, to: sink), lifetime) },
-            { sink, lifetime in b.startInstance(PairElement.forwarding(PairElement.second, to: sink), lifetime) },
+            { sink, lifetime in
+                a.startInstance(Signal<A, Error>.Event.forwardingValues(PairElement.first, to: sink), lifetime)
+            },
+            { sink, lifetime in
+                b.startInstance(Signal<B, Error>.Event.forwardingValues(PairElement.second, to: sink), lifetime)
+            },
         ]
         return combining(Machine.self, sources, combine: PairElement.pair)
     }

@@ -4,14 +4,22 @@ extension Signal.Event {
     static func mapValues<U>(
         _ transform: @escaping (Value) -> U
     ) -> EventTransform<Value, Error, U, Error> {
-        { downstream, _ in
-            { event in
-                switch event {
-                case let .value(value): downstream(.value(transform(value)))
-                case let .failed(error): downstream(.failed(error))
-                case .completed: downstream(.completed)
-                case .interrupted: downstream(.interrupted)
-                }
+        { downstream, _ in forwardingValues(transform, to: downstream) }
+    }
+
+    /// A sink that sends each value transformed by `transform` to `downstream`, and terminal
+    /// events as they are. Each event is rebuilt case by case (see `Signal.Observer.sink`).
+    @inlinable
+    static func forwardingValues<U>(
+        _ transform: @escaping (Value) -> U,
+        to downstream: @escaping EventSink<U, Error>
+    ) -> EventSink<Value, Error> {
+        { event in
+            switch event {
+            case let .value(value): downstream(.value(transform(value)))
+            case let .failed(error): downstream(.failed(error))
+            case .completed: downstream(.completed)
+            case .interrupted: downstream(.interrupted)
             }
         }
     }

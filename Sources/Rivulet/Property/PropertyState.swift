@@ -141,8 +141,3 @@ extension PropertyState: TurnGuardedState {
     @inlinable
     var needsSlowPath: Bool { !pending.isEmpty || waiters > 0 }
 }
-
-extension FIFOQueue {
-    @inlinable
-    var isEmpty: Bool { head == slots.count }
-}

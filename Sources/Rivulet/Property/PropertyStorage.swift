@@ -87,7 +87,6 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     @usableFromInline
     func end() {
         withTurn { reentrant in
-            // Through `withTurnLock`: a queued end must set the turn word's slow-path bit.
             ((), state.withTurnLock { state, _ in state.end(reentrant: reentrant) })
         }
     }
@@ -100,7 +99,6 @@ final class PropertyStorage<Value>: @unchecked Sendable {
         try withTurn { reentrant in
             var working: Value? = value
             let result = try action(&working!)
-            // Through `withTurnLock`: a queued change must set the turn word's slow-path bit.
             let change = state.withTurnLock { state, _ in state.write(&working, reentrant: reentrant) }
             return (result, change)
         }

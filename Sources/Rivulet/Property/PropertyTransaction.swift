@@ -144,7 +144,6 @@ extension PropertyStorage {
         withTurn { reentrant in
             var incoming = take()
             guard incoming != nil else { return ((), nil) }
-            // Through `withTurnLock`: a queued change must set the turn word's slow-path bit.
             let change = state.withTurnLock { state, _ in state.write(&incoming, reentrant: reentrant) }
             return ((), change)
         }

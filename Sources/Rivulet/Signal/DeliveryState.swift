@@ -44,7 +44,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
     /// Whether the public `Signal` object still exists (S4). Declared next to `lifecycle` so
     /// that it fills that field's padding.
     @usableFromInline var isSignalReachable = true
-    /// Read by the turn's owner without the lock; written only by the owner holding the lock.
+    /// Read by the turn's owner without the lock; written only under the lock, by the owner or
+    /// by a lock holder that found no owner.
     @usableFromInline var observers = ObserverList<Value, Error>()
     /// Attachments and detachments requested while a turn was held, in order.
     @usableFromInline var pendingChanges: ContiguousArray<ObserverChange> = []
@@ -257,13 +258,12 @@ struct DeliveryState<Value, Error: Swift.Error> {
                 // until the pending changes are applied.
                 preconditionFailure("Rivulet: an observer attached during a turn outlived the signal's termination")
             case let .detach(attachment):
-                if let removed = observers.remove(attachment) {
-                    turn.released.append(removed)
-                }
+                // The change itself keeps the attachment until after the lock (below).
+                _ = observers.remove(attachment)
             }
         }
-        // The list may hold the last reference to an attachment that was no longer attached
-        // (detached after the signal terminated): it is released after the lock (O7).
+        // The list may hold the last reference to a detached attachment: it is released after
+        // the lock (O7).
         swap(&turn.appliedChanges, &pendingChanges)
         disposeSilentlyIfAbandoned(into: &turn)
     }

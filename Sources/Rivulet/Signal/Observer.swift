@@ -9,9 +9,8 @@ extension Signal {
         // @unchecked Sendable: an input observer sends through its core, which is thread-safe (its
         // turn word and lock, `SignalStorage`). Any other action is invoked by a signal only
         // while that thread holds the signal's delivery turn (claimed through the same turn
-        // word), so never
-        // concurrently; calling `send` on it from several threads at once is the caller's race,
-        // exactly as for calling the closure itself.
+        // word), so never concurrently; calling `send` on it from several threads at once is the
+        // caller's race, exactly as for calling the closure itself.
 
         /// The closure an observer runs for each event.
         public typealias Action = (Event) -> Void
