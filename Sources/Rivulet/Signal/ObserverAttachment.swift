@@ -7,19 +7,20 @@ import Synchronization
 /// terminates.
 @usableFromInline
 final class ObserverAttachment<Value, Error: Swift.Error>: Disposable, @unchecked Sendable {
-    // @unchecked Sendable: the closures are immutable and only called by the thread holding the
-    // signal's delivery turn (claimed through `SignalStorage`'s turn word), so never
-    // concurrently; `signal` is atomic.
+    // @unchecked Sendable: the closures are called only by the thread holding the signal's
+    // delivery turn (claimed through `SignalStorage`'s turn word), so never concurrently, and
+    // cleared only once no turn can reach the attachment any more (after the storage's lock took
+    // it out of the observer list); `signal` is atomic.
 
     /// What an observer made from a closure runs for every event: the closure alone, with no
     /// `Observer` object around it.
-    @usableFromInline let eventAction: Signal<Value, Error>.Observer.Action?
+    @usableFromInline @exclusivity(unchecked) var eventAction: Signal<Value, Error>.Observer.Action?
     /// What `observeValues` runs for each value: the user's closure itself, with no wrapping
     /// closure to allocate and to call through. Exactly one of the two is set.
     ///
     /// Two optional stored closures rather than an enum of either: a stored closure is called
     /// without retaining its context, while an enum's payload is copied, and retained, per event.
-    @usableFromInline let valueAction: ((Value) -> Void)?
+    @usableFromInline @exclusivity(unchecked) var valueAction: ((Value) -> Void)?
     /// The signal's storage, retained by hand, until the observer is detached; 0 afterwards.
     ///
     /// One atomic word serves as both the way back to the signal and the "detached" flag (an
@@ -61,6 +62,23 @@ final class ObserverAttachment<Value, Error: Swift.Error>: Disposable, @unchecke
         if eventAction?(event) == nil, case let .value(value) = event {
             valueAction?(value)
         }
+    }
+
+    /// Lets go of the observer's closure, and of everything it captures, once it can never run
+    /// again: after the terminal event, or once detached (S5). Whoever holds the disposable keeps
+    /// only this small object. Called with no lock held (O7), by the thread that took the
+    /// attachment out of the observer list.
+    @inlinable
+    func releaseActions() {
+        eventAction = nil
+        valueAction = nil
+    }
+
+    /// After the terminal event: detached, and the closure released (S5).
+    @inlinable
+    func endAfterTermination() {
+        markDetached()
+        releaseActions()
     }
 
     /// Marks the observer detached without telling the signal (which never added it).

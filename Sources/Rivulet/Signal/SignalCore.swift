@@ -76,6 +76,12 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                     index += 1
                 }
                 // S5: release the observers after the terminal event, then dispose of resources.
+                // A disposable the user keeps must not keep the closure alive either.
+                index = observers.startIndex
+                while index < observers.endIndex {
+                    observers[index].endAfterTermination()
+                    index += 1
+                }
                 turn.event = nil
                 turn.observers = nil
                 Self.releaseOutsideLock(&turn)
@@ -93,9 +99,15 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// observers, discarded events, and resources to dispose of.
     @inlinable
     static func releaseOutsideLock(_ turn: inout State.Turn) {
-        if !turn.released.isEmpty { turn.released = [] }
+        if !turn.released.isEmpty {
+            for attachment in turn.released { attachment.releaseActions() }
+            turn.released = []
+        }
         if !turn.discardedEvents.isEmpty { turn.discardedEvents = [] }
-        if !turn.appliedChanges.isEmpty { turn.appliedChanges = [] }
+        if !turn.appliedChanges.isEmpty {
+            for case let .detach(attachment) in turn.appliedChanges { attachment.releaseActions() }
+            turn.appliedChanges = []
+        }
         if let resources = turn.resources {
             turn.resources = nil
             resources.dispose()

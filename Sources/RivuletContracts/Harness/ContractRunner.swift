@@ -1,0 +1,156 @@
+import Rivulet
+
+/// Runs every scenario against a subject and turns what it saw into a report.
+struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputError: Swift.Error> {
+    let name: String
+    let subject: ContractSubject<Input, InputError, Output, OutputError>
+    let options: ContractOptions
+    let values: [Input]
+    /// The failure the kit sends; `nil` for an input that cannot fail.
+    let error: InputError?
+
+    func run() -> ContractReport {
+        var violations: [ContractViolation] = []
+        var names: [String] = []
+        let scenarios = Scenario<Input, InputError>.all(values: values, error: error, senderThreads: options.senderThreads)
+            .filter { !(subject.isProducer && $0.secondObserver) }
+        for scenario in scenarios {
+            names.append(scenario.name)
+            let outcome = run(scenario)
+            violations += outcome.violations
+            if outcome.blocked {
+                // Every later scenario would wait out the deadline too.
+                break
+            }
+        }
+        if subject.isProducer, !violations.contains(where: { $0.clause == .o6 || $0.clause == .o7 }) {
+            names.append("two starts")
+            violations += TwoStartsCheck(subject: subject, options: options, values: values).run()
+        }
+        return ContractReport(subject: name, clausesChecked: clausesChecked, scenarios: names, violations: violations)
+    }
+
+    var clausesChecked: [ContractClause] {
+        var clauses: [ContractClause] = [.e1, .e4, .e5, .e6, .e7, .s5, .o3, .o5, .o6, .o7]
+        if error != nil, !options.handlesFailure { clauses += [.e2, .e3] }
+        clauses += subject.isProducer ? [.p1, .p2, .p4] : [.s3, .s4]
+        return clauses
+    }
+
+    struct Outcome {
+        var violations: [ContractViolation] = []
+        var blocked = false
+    }
+
+    func run(_ scenario: Scenario<Input, InputError>) -> Outcome {
+        let run = ScenarioRun(scenario, subject: subject, options: options)
+        guard runOnNewThread(deadline: options.deadline, { run.runSteps() }) else {
+            return blocked(run)
+        }
+        // A failure or interruption that did not arrive at once may still arrive: wait for it,
+        // to tell late (O3) from never (E2, E4).
+        if run.terminalChecks.contains(where: { $0.before == .open && $0.after == .open && $0.input != .completed }) {
+            _ = wait(upTo: options.deadline) { run.recorder.outputEnd != .open }
+        }
+        let eventualEnd = run.recorder.outputEnd
+        guard runOnNewThread(deadline: options.deadline, { run.finish() }) else {
+            return blocked(run)
+        }
+        var outcome = Outcome()
+        outcome.violations = run.recorder.findings.map { finding in
+            ContractViolation(
+                clause: finding.clause,
+                scenario: scenario.name,
+                explanation: finding.explanation,
+                trace: Array(run.recorder.trace.prefix(finding.traceLength))
+            )
+        }
+        for check in run.terminalChecks {
+            if let (clause, explanation) = verdict(on: check, eventually: eventualEnd) {
+                outcome.violations.append(ContractViolation(
+                    clause: clause,
+                    scenario: scenario.name,
+                    explanation: explanation,
+                    trace: Array(run.recorder.trace.prefix(check.traceLength))
+                ))
+            }
+        }
+        if scenario.checksReplay, let mismatch = replayMismatch(of: run) {
+            outcome.violations.append(mismatch)
+        }
+        return outcome
+    }
+
+    /// Whether a terminal event the kit sent reached the output as E2, E3, E4 and O3 require.
+    func verdict(
+        on check: TerminalCheck,
+        eventually: ScenarioRecorder.OutputEnd
+    ) -> (ContractClause, String)? {
+        // An output that had already ended on its own owes nothing to the input's terminal.
+        guard check.before == .open else { return nil }
+        switch check.input {
+        case .failed:
+            if options.handlesFailure { return nil }
+            switch (check.after, eventually) {
+            case (.failed, _): return nil
+            case (.completed, _), (.open, .completed):
+                return (.e3, "the input failed, but the output completed: a failure turned into success")
+            case (.interrupted, _), (.open, .interrupted):
+                return (.e2, "the input failed, but the output was interrupted: the failure was lost")
+            case (.open, .failed):
+                return (.o3, "the failure reached the observer only after the kit's send had returned, not at once")
+            case (.open, .open):
+                return (.e2, "the input failed, but the output never failed: the failure was swallowed")
+            }
+        case .interrupted:
+            switch (check.after, eventually) {
+            case (.interrupted, _): return nil
+            case (.completed, _), (.failed, _), (.open, .completed), (.open, .failed):
+                return (.e4, "the input was interrupted, but the output ended differently")
+            case (.open, .interrupted):
+                return (.o3, "the interruption reached the observer only after the kit's send had returned, not at once")
+            case (.open, .open):
+                return (.e4, "the input was interrupted, but the output never was")
+            }
+        case .completed, .open:
+            return nil
+        }
+    }
+
+    /// Runs the inputs as the input delivered them, serially on one thread, and compares the
+    /// output: concurrent or re-entrant sends must give the same result (E5, E6).
+    func replayMismatch(of run: ScenarioRun<Input, InputError, Output, OutputError>) -> ContractViolation? {
+        let delivered = run.input.delivered
+        let replay = Scenario<Input, InputError>(name: "replay", steps: delivered.map { .send($0) })
+        let replayRun = ScenarioRun(replay, subject: subject, options: options)
+        guard runOnNewThread(deadline: options.deadline, { replayRun.runSteps() }),
+              runOnNewThread(deadline: options.deadline, { replayRun.finish() })
+        else { return nil }
+        let expected = replayRun.recorder.outputs
+        let actual = run.recorder.outputs
+        guard expected != actual else { return nil }
+        let reentrant = run.scenario.reentrantValue != nil
+        return ContractViolation(
+            clause: reentrant ? .e6 : .e5,
+            scenario: run.scenario.name,
+            explanation: "the output differs from sending the same inputs serially, in the order the input delivered "
+                + "them\(reentrant ? ", with the re-entrant value queued" : ""): expected \(expected), got \(actual)",
+            trace: run.recorder.trace
+        )
+    }
+
+    private func blocked(_ run: ScenarioRun<Input, InputError, Output, OutputError>) -> Outcome {
+        let phase = run.recorder.phase
+        let insideObserver = phase.contains("inside the observer")
+        let explanation = insideObserver
+            ? "\(phase) did not return within \(options.deadline) s: the subject seems to hold a lock while it calls the observer"
+            : "\(phase) did not return within \(options.deadline) s: the subject blocks"
+        let violation = ContractViolation(
+            clause: insideObserver ? .o7 : .o6,
+            scenario: run.scenario.name,
+            explanation: explanation,
+            trace: run.recorder.trace
+        )
+        return Outcome(violations: [violation], blocked: true)
+    }
+}

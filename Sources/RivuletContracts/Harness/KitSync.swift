@@ -1,0 +1,65 @@
+import Dispatch
+import Foundation
+import Rivulet
+import Synchronization
+
+/// The kit's one lock: state reachable only through `withLock`.
+final class Guarded<State>: @unchecked Sendable {
+    // @unchecked Sendable: `state` is touched only inside `mutex`'s critical section.
+    private let mutex = Mutex(())
+    private var state: State
+
+    init(_ state: State) {
+        self.state = state
+    }
+
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try mutex.withLock { _ in try body(&state) }
+    }
+}
+
+/// A disposable that only remembers whether it was disposed of: the kit hands it to a subject's
+/// input as the input's resources, to see when the input is released (S4, S5, P4).
+final class DisposalFlag: Disposable, Sendable {
+    private let disposed = Atomic(false)
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    func dispose() {
+        disposed.store(true, ordering: .releasing)
+    }
+}
+
+/// A number that identifies the running thread while it runs.
+func currentThreadKey() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+}
+
+/// Runs `body` on a new thread and waits at most `seconds` for it to finish.
+///
+/// Returns `false` if the deadline passed: the thread is then abandoned (it may be blocked for
+/// good, which is what the kit reports), and whatever it touches later is kept alive by `body`.
+func runOnNewThread(deadline seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        finished.signal()
+    }
+    thread.stackSize = 1 << 20
+    thread.start()
+    return finished.wait(timeout: .now() + seconds) == .success
+}
+
+/// Waits until `condition` holds or `seconds` pass; returns whether it holds.
+func wait(upTo seconds: Double, until condition: () -> Bool) -> Bool {
+    let end = DispatchTime.now() + seconds
+    while !condition() {
+        if DispatchTime.now() >= end { return condition() }
+        usleep(1_000)
+    }
+    return true
+}

@@ -1,0 +1,95 @@
+import Rivulet
+
+/// One generated event script, and what the kit's observer does while it runs.
+struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
+    typealias Event = Signal<Input, InputError>.Event
+
+    enum Step: Sendable {
+        /// The kit sends an event on its sending thread.
+        case send(Event)
+        /// Each list is sent by its own thread, all at once.
+        case concurrently([[Event]])
+        /// The kit disposes of its observation (signals) or its start (producers).
+        case dispose
+    }
+
+    let name: String
+    let steps: [Step]
+    /// Sent by the observer from inside its first value delivery (E6).
+    var reentrantValue: Input?
+    /// The observer disposes of its observation from inside its first delivery (O7).
+    var disposesFromInside = false
+    /// A second observer is attached and must see the same events (S3, signals only).
+    var secondObserver = false
+
+    /// Whether the order of inputs is decided while running, so the output is checked against a
+    /// serial replay of the inputs as delivered (E5, E6).
+    var checksReplay: Bool {
+        reentrantValue != nil || steps.contains { if case .concurrently = $0 { true } else { false } }
+    }
+
+    /// The scripts every subject is driven with: values only; values then each terminal; empty;
+    /// an immediate terminal; a terminal racing values; concurrent senders; disposal at every
+    /// point; a re-entrant send; disposal from inside the observer; two observers.
+    static func all(values: [Input], error: InputError?, senderThreads: Int) -> [Scenario] {
+        let sends = values.map { Step.send(.value($0)) }
+        var scenarios = [
+            Scenario(name: "values", steps: sends),
+            Scenario(name: "values then completed", steps: sends + [.send(.completed)]),
+            Scenario(name: "values then interrupted", steps: sends + [.send(.interrupted)]),
+            Scenario(name: "empty", steps: [.send(.completed)]),
+            Scenario(name: "immediate interruption", steps: [.send(.interrupted)]),
+        ]
+        if let error {
+            scenarios.insert(Scenario(name: "values then failed", steps: sends + [.send(.failed(error))]), at: 2)
+            scenarios.append(Scenario(name: "immediate failure", steps: [.send(.failed(error))]))
+        }
+        let valueEvents = values.map { Event.value($0) }
+        let racingTerminal: Event = error.map { .failed($0) } ?? .completed
+        scenarios.append(Scenario(
+            name: "terminal racing values",
+            steps: [.concurrently([valueEvents + valueEvents + valueEvents, [racingTerminal]])]
+        ))
+        scenarios.append(Scenario(
+            name: "concurrent senders",
+            steps: [.concurrently(Array(repeating: valueEvents, count: senderThreads)), .send(.completed)]
+        ))
+        for count in 0...values.count {
+            scenarios.append(Scenario(
+                name: "disposal after \(count) value\(count == 1 ? "" : "s")",
+                steps: Array(sends.prefix(count)) + [.dispose] + Array(sends.dropFirst(count))
+            ))
+        }
+        if let first = values.first {
+            scenarios.append(Scenario(
+                name: "re-entrant send from the observer",
+                steps: sends + [.send(.completed)],
+                reentrantValue: first
+            ))
+        }
+        scenarios.append(Scenario(name: "disposal from inside the observer", steps: sends, disposesFromInside: true))
+        scenarios.append(Scenario(name: "two observers", steps: sends + [.send(.completed)], secondObserver: true))
+        return scenarios
+    }
+}
+
+extension Signal.Event {
+    /// How the kit writes an event in traces and compares outputs.
+    var contractDescription: String {
+        switch self {
+        case let .value(value): "value(\(value))"
+        case let .failed(error): "failed(\(error))"
+        case .completed: "completed"
+        case .interrupted: "interrupted"
+        }
+    }
+
+    var contractEnd: ScenarioRecorder.OutputEnd {
+        switch self {
+        case .value: .open
+        case .failed: .failed
+        case .completed: .completed
+        case .interrupted: .interrupted
+        }
+    }
+}

@@ -1,0 +1,127 @@
+/// What one scenario saw, recorded from any thread: the trace, the threads, and the clauses
+/// broken at the moment of delivery (E5, E6, E7, O5), which only the delivering thread can tell.
+final class ScenarioRecorder: Sendable {
+    /// A violation noticed while the scenario ran, with how much of the trace it had seen.
+    struct Finding {
+        let clause: ContractClause
+        let explanation: String
+        let traceLength: Int
+    }
+
+    /// How the subject's output stream stands.
+    enum OutputEnd: Equatable {
+        case open
+        case failed, completed, interrupted
+    }
+
+    private struct State {
+        var trace: [ContractTraceEntry] = []
+        var labels: [UInt: String] = [:]
+        var foreignThreads = 0
+        /// Kit calls into the subject running on each thread (send, dispose, run a scheduler).
+        var kitCalls: [UInt: Int] = [:]
+        /// Deliveries to the kit's observers running on each thread.
+        var deliveries: [UInt: Int] = [:]
+        var findings: [Finding] = []
+        var reported: Set<ContractClause> = []
+        var outputs: [String] = []
+        var outputEnd = OutputEnd.open
+        var phase = "setting up"
+    }
+
+    private let state = Guarded(State())
+
+    // MARK: The kit's own threads and calls
+
+    /// Names the running thread in traces; the kit calls this on every thread it starts.
+    func label(currentThreadAs label: String) {
+        let key = currentThreadKey()
+        state.withLock { $0.labels[key] = label }
+    }
+
+    /// Runs `body`, one of the kit's calls into the subject, recording `text` in the trace.
+    /// Events the subject delivers during it are synchronous (E7).
+    func kitCall<Result>(_ kind: ContractTraceEntry.Kind, _ text: String, _ body: () -> Result) -> Result {
+        let key = currentThreadKey()
+        state.withLock {
+            $0.trace.append(ContractTraceEntry(kind: kind, text: text, thread: Self.label(of: key, in: &$0)))
+            $0.kitCalls[key, default: 0] += 1
+            $0.phase = "\(kind == .input ? "sending" : "doing") \(text)"
+        }
+        defer { state.withLock { $0.kitCalls[key, default: 1] -= 1 } }
+        return body()
+    }
+
+    /// What the kit is doing now, for a report of a call that never returned.
+    var phase: String { state.withLock { $0.phase } }
+
+    // MARK: Deliveries
+
+    /// Records a delivery to one of the kit's observers; call `endDelivery()` when it returns.
+    func beginDelivery(_ text: String, isTerminal: Bool, terminal: OutputEnd) {
+        let key = currentThreadKey()
+        state.withLock { s in
+            let thread = Self.label(of: key, in: &s)
+            s.trace.append(ContractTraceEntry(kind: .output, text: text, thread: thread))
+            let nested = s.deliveries[key, default: 0] > 0
+            let elsewhere = s.deliveries.contains { $0.key != key && $0.value > 0 }
+            s.deliveries[key, default: 0] += 1
+            if nested {
+                Self.note(.e6, "\(text) was delivered while the observer was still handling the previous event on the same thread", in: &s)
+            }
+            if elsewhere {
+                Self.note(.e5, "\(text) was delivered on \(thread) while another thread was inside the observer", in: &s)
+            }
+            if s.labels[key] == nil || thread.hasPrefix("foreign") {
+                Self.note(.o5, "\(text) was delivered on \(thread), a thread the kit did not start: the subject introduced concurrency without a scheduler", in: &s)
+            } else if s.kitCalls[key, default: 0] == 0 {
+                Self.note(.e7, "\(text) was delivered on \(thread) after the kit's call had returned, not synchronously inside it", in: &s)
+            }
+            if s.outputEnd != .open {
+                Self.note(.e1, "\(text) was delivered after the terminal event", in: &s)
+            } else if isTerminal {
+                s.outputEnd = terminal
+            }
+            s.outputs.append(text)
+        }
+    }
+
+    func endDelivery() {
+        let key = currentThreadKey()
+        state.withLock { $0.deliveries[key, default: 1] -= 1 }
+    }
+
+    /// Records something the kit saw outside a delivery, such as an action without a thread.
+    func note(_ text: String) {
+        let key = currentThreadKey()
+        state.withLock {
+            $0.trace.append(ContractTraceEntry(kind: .action, text: text, thread: Self.label(of: key, in: &$0)))
+        }
+    }
+
+    // MARK: Findings
+
+    /// Records a violation of `clause`, once per clause and scenario.
+    func violation(_ clause: ContractClause, _ explanation: String) {
+        state.withLock { Self.note(clause, explanation, in: &$0) }
+    }
+
+    var findings: [Finding] { state.withLock { $0.findings } }
+    var trace: [ContractTraceEntry] { state.withLock { $0.trace } }
+    /// The descriptions of the events delivered to the first observer, in order.
+    var outputs: [String] { state.withLock { $0.outputs } }
+    var outputEnd: OutputEnd { state.withLock { $0.outputEnd } }
+
+    private static func note(_ clause: ContractClause, _ explanation: String, in state: inout State) {
+        guard state.reported.insert(clause).inserted else { return }
+        state.findings.append(Finding(clause: clause, explanation: explanation, traceLength: state.trace.count))
+    }
+
+    private static func label(of key: UInt, in state: inout State) -> String {
+        if let label = state.labels[key] { return label }
+        state.foreignThreads += 1
+        let label = "foreign thread \(state.foreignThreads)"
+        state.labels[key] = label
+        return label
+    }
+}

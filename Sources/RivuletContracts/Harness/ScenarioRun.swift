@@ -1,0 +1,235 @@
+import Dispatch
+import Foundation
+import Rivulet
+
+/// One scenario run against a fresh instance of the subject: the steps on a kit thread under a
+/// deadline, then the end (settle, dispose, release) under another, then the checks.
+final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, OutputError: Swift.Error>: Sendable {
+    typealias OutputEvent = Signal<Output, OutputError>.Event
+
+    let scenario: Scenario<Input, InputError>
+    let subject: ContractSubject<Input, InputError, Output, OutputError>
+    let options: ContractOptions
+    let recorder = ScenarioRecorder()
+    let input = KitInput<Input, InputError>()
+    let scheduler: TestScheduler?
+
+    private struct Wiring {
+        var output: Signal<Output, OutputError>?
+        var observation: Disposable?
+        var secondOutputs: [String] = []
+        var observerDisposed = false
+        var didReenter = false
+        var didDisposeFromInside = false
+        var terminalChecks: [TerminalCheck] = []
+        weak var token: ObserverToken?
+    }
+
+    private let wiring = Guarded(Wiring())
+
+    init(
+        _ scenario: Scenario<Input, InputError>,
+        subject: ContractSubject<Input, InputError, Output, OutputError>,
+        options: ContractOptions
+    ) {
+        self.scenario = scenario
+        self.subject = subject
+        self.options = options
+        scheduler = subject.usesScheduler ? TestScheduler() : nil
+    }
+
+    /// The clause a subject that keeps its input after being disposed of breaks.
+    var releaseClause: ContractClause { subject.isProducer ? .p4 : .s4 }
+
+    // MARK: Steps
+
+    /// Builds and attaches the subject, then runs the scenario's steps. Runs on a kit thread.
+    func runSteps() {
+        recorder.label(currentThreadAs: "sender 1")
+        attach()
+        for step in scenario.steps {
+            switch step {
+            case let .send(event):
+                send(event)
+            case let .concurrently(lists):
+                sendConcurrently(lists)
+            case .dispose:
+                recorder.kitCall(.action, "dispose") { disposeSubject(fromInside: false) }
+            }
+        }
+    }
+
+    private func attach() {
+        let token = ObserverToken()
+        wiring.withLock { $0.token = token }
+        let observer = makeObserver(token: token, isSecond: false)
+        switch subject.build {
+        case let .signal(make):
+            // The kit keeps no reference to its input signal: once the subject lets go of it,
+            // it is disposed of (S4), which the kit sees through the pipe's disposable.
+            let output = recorder.kitCall(.action, "apply the operator") { make(input.makeSignal(), scheduler) }
+            let observation = recorder.kitCall(.action, "observe") { output.observe(observer) }
+            var second: Disposable?
+            if scenario.secondObserver {
+                second = output.observe(makeObserver(token: token, isSecond: true))
+            }
+            wiring.withLock {
+                $0.output = output
+                $0.observation = observation
+            }
+            _ = second
+        case let .producer(make):
+            let producer = recorder.kitCall(.action, "apply the operator") { make(input.makeProducer(), scheduler) }
+            if input.startCount > 0 {
+                recorder.violation(.p1, "applying the operator started its source before the producer was started")
+            }
+            let start = recorder.kitCall(.action, "start") { producer.start(observer) }
+            wiring.withLock { $0.observation = start }
+            settleNow()
+        }
+    }
+
+    private func makeObserver(token: ObserverToken, isSecond: Bool) -> Signal<Output, OutputError>.Observer {
+        Signal<Output, OutputError>.Observer { [self] event in
+            withExtendedLifetime(token) {}
+            let text = event.contractDescription
+            if isSecond {
+                wiring.withLock { $0.secondOutputs.append(text) }
+                return
+            }
+            recorder.beginDelivery(text, isTerminal: event.isTerminating, terminal: event.contractEnd)
+            // Disposing of a start interrupts it: that one event may follow the disposal.
+            let expectedInterruption = subject.isProducer && event.contractEnd == .interrupted
+            if wiring.withLock({ $0.observerDisposed }), !expectedInterruption {
+                recorder.violation(releaseClause, "\(text) reached the observer after its \(subject.isProducer ? "start" : "observation") was disposed of")
+            }
+            if !event.isTerminating { react() }
+            recorder.endDelivery()
+        }
+    }
+
+    /// What the observer does from inside a value delivery, for the re-entrancy (E6) and
+    /// lock (O7) scenarios.
+    private func react() {
+        if let value = scenario.reentrantValue, wiring.withLock({ state -> Bool in
+            defer { state.didReenter = true }
+            return !state.didReenter
+        }) {
+            recorder.kitCall(.input, "value(\(value)) from inside the observer") { input.send(.value(value)) }
+        }
+        if scenario.disposesFromInside, wiring.withLock({ state -> Bool in
+            defer { state.didDisposeFromInside = true }
+            return !state.didDisposeFromInside
+        }) {
+            recorder.kitCall(.action, "dispose from inside the observer") { disposeSubject(fromInside: true) }
+        }
+    }
+
+    private func send(_ event: Signal<Input, InputError>.Event) {
+        let before = recorder.outputEnd
+        recorder.kitCall(.input, event.contractDescription) { input.send(event) }
+        settleNow()
+        guard event.isTerminating else { return }
+        let check = TerminalCheck(
+            input: event.contractEnd,
+            before: before,
+            after: recorder.outputEnd,
+            traceLength: recorder.trace.count
+        )
+        wiring.withLock { $0.terminalChecks.append(check) }
+    }
+
+    private func sendConcurrently(_ lists: [[Signal<Input, InputError>.Event]]) {
+        let group = DispatchGroup()
+        for (index, list) in lists.enumerated() {
+            group.enter()
+            let thread = Thread { [self] in
+                recorder.label(currentThreadAs: "sender \(index + 2)")
+                for event in list {
+                    recorder.kitCall(.input, event.contractDescription) { input.send(event) }
+                }
+                group.leave()
+            }
+            thread.start()
+        }
+        group.wait()
+    }
+
+    /// Runs what a time-shifting subject has due now, as part of the kit's call.
+    private func settleNow() {
+        guard let scheduler else { return }
+        recorder.kitCall(.action, "run the scheduler's due actions") { scheduler.advance() }
+    }
+
+    private func disposeSubject(fromInside: Bool) {
+        let before = recorder.outputEnd
+        let observation = wiring.withLock { state -> Disposable? in
+            defer { state.observation = nil }
+            return state.observation
+        }
+        observation?.dispose()
+        wiring.withLock { $0.observerDisposed = true }
+        if !fromInside { settleNow() }
+        // P4: disposing of a start interrupts it, at once unless the observer is itself busy
+        // with an event (then the interruption is queued behind it, E6).
+        if subject.isProducer, !fromInside, before == .open, recorder.outputEnd != .interrupted {
+            recorder.violation(.p4, "disposing of the start did not deliver interrupted before dispose() returned")
+        }
+    }
+
+    // MARK: End
+
+    /// Lets the subject finish, disposes of it if it is still running, releases it, and checks
+    /// that it let go of its input. Runs on a kit thread after `runSteps`.
+    func finish() {
+        recorder.label(currentThreadAs: "sender 1")
+        if let scheduler {
+            recorder.kitCall(.action, "let the scheduler run") { scheduler.advance(by: options.settleTime) }
+        }
+        input.removeTaps()
+        let ended = recorder.outputEnd != .open
+        let inputEnded = input.delivered.contains { $0.isTerminating }
+        if ended {
+            if !inputEnded, !input.isReleased {
+                recorder.violation(.s5, "the output terminated, but the subject still holds on to its input")
+            }
+            if wiring.withLock({ $0.token }) != nil {
+                recorder.violation(.s5, "the observer was still retained after the terminal event")
+            }
+        }
+        if scenario.secondObserver, !subject.isProducer { checkSecondObserver(ended: ended) }
+        if !ended, !wiring.withLock({ $0.observerDisposed }) {
+            recorder.kitCall(.action, "dispose") { disposeSubject(fromInside: false) }
+        }
+        if subject.isProducer, scenario.disposesFromInside, recorder.outputEnd == .open {
+            recorder.violation(.p4, "disposing of the start from inside the observer never delivered interrupted")
+        }
+        wiring.withLock { $0.output = nil }
+        if let scheduler {
+            recorder.kitCall(.action, "let the scheduler run") { scheduler.advance(by: options.settleTime) }
+        }
+        if !input.isReleased {
+            let what = subject.isProducer ? "its start was disposed of" : "its output was disposed of and released"
+            recorder.violation(releaseClause, "the subject still keeps its input alive after \(what)")
+        }
+    }
+
+    private func checkSecondObserver(ended: Bool) {
+        let first = recorder.outputs
+        let second = wiring.withLock { $0.secondOutputs }
+        if first != second {
+            recorder.violation(.s3, "two observers saw different events: \(first) and \(second)")
+        }
+        guard ended, let output = wiring.withLock({ $0.output }) else { return }
+        let late = Guarded([String]())
+        output.observe { event in late.withLock { $0.append(event.contractDescription) } }
+        let seen = late.withLock { $0 }
+        if seen != ["interrupted"] {
+            recorder.violation(.s3, "observing the terminated output yielded \(seen), not [interrupted] at once")
+        }
+    }
+
+    // MARK: Checks
+
+    var terminalChecks: [TerminalCheck] { wiring.withLock { $0.terminalChecks } }
+}

@@ -1,0 +1,42 @@
+import Rivulet
+
+/// P2: two starts of one producer, one after the other and each fed the same script, see the
+/// same events: no state leaks from one start into the next.
+struct TwoStartsCheck<Input: Sendable, InputError: Swift.Error, Output, OutputError: Swift.Error> {
+    let subject: ContractSubject<Input, InputError, Output, OutputError>
+    let options: ContractOptions
+    let values: [Input]
+
+    func run() -> [ContractViolation] {
+        guard case let .producer(make) = subject.build else { return [] }
+        let recorder = ScenarioRecorder()
+        let outputs = Guarded([[String]]())
+        let finished = runOnNewThread(deadline: options.deadline) { [options, values] in
+            recorder.label(currentThreadAs: "sender 1")
+            let input = KitInput<Input, InputError>()
+            let scheduler = subject.usesScheduler ? TestScheduler() : nil
+            let producer = make(input.makeProducer(), scheduler)
+            for start in 1...2 {
+                let events = Guarded([String]())
+                let disposable = recorder.kitCall(.action, "start #\(start)") {
+                    producer.start { event in events.withLock { $0.append(event.contractDescription) } }
+                }
+                for value in values {
+                    recorder.kitCall(.input, "value(\(value))") { input.send(.value(value)) }
+                }
+                recorder.kitCall(.input, "completed") { input.send(.completed) }
+                scheduler?.advance(by: options.settleTime)
+                disposable.dispose()
+                outputs.withLock { $0.append(events.withLock { $0 }) }
+            }
+        }
+        let seen = outputs.withLock { $0 }
+        guard finished, seen.count == 2, seen[0] != seen[1] else { return [] }
+        return [ContractViolation(
+            clause: .p2,
+            scenario: "two starts",
+            explanation: "two starts fed the same events saw different output: \(seen[0]) and then \(seen[1])",
+            trace: recorder.trace
+        )]
+    }
+}

@@ -1,0 +1,152 @@
+import Rivulet
+
+/// Checks a signal operator against Rivulet's contracts.
+///
+/// The kit feeds the operator generated event scripts — values only; values then completed,
+/// failed or interrupted; empty; an immediate terminal; a terminal racing values; concurrent
+/// senders; disposal at every point; a re-entrant send from the observer; disposal from inside the
+/// observer; two observers — each time through a fresh pipe and a fresh application of the
+/// operator, and checks E1–E7, S3–S5, O3 and O5–O7 on what comes out.
+///
+/// ```swift
+/// let report = OperatorContract.verify("double") { (signal: Signal<Int, ContractError>) in
+///     signal.map { $0 * 2 }
+/// }
+/// #expect(report.isConforming, "\(report)")
+/// ```
+///
+/// The operator closure runs on the kit's threads, once per scenario; it must build the same
+/// operator each time. Outputs are compared by their description, so an operator whose output
+/// depends on anything but its input and the kit's `TestScheduler` (the clock, randomness,
+/// shared state) cannot be checked for E5 and E6.
+public enum OperatorContract {
+    /// Checks an operator on `Int` inputs (1, 2, 3, 4) with `ContractError` failures.
+    public static func verify<Output, OutputError>(
+        _ name: String,
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (Signal<Int, ContractError>) -> Signal<Output, OutputError>
+    ) -> ContractReport {
+        verify(name, inputs: [1, 2, 3, 4], options: options, `operator`)
+    }
+
+    /// Checks an operator on the given input values, with `ContractError` failures.
+    public static func verify<Input: Sendable, Output, OutputError>(
+        _ name: String,
+        inputs: [Input],
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (Signal<Input, ContractError>) -> Signal<Output, OutputError>
+    ) -> ContractReport {
+        ContractRunner(
+            name: name,
+            subject: ContractSubject(build: .signal { signal, _ in `operator`(signal) }, usesScheduler: false),
+            options: options,
+            values: inputs,
+            error: ContractError(code: 1)
+        ).run()
+    }
+
+    /// Checks an operator whose input cannot fail: the failure scenarios are left out.
+    public static func verify<Input: Sendable, Output, OutputError>(
+        _ name: String,
+        inputs: [Input],
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (Signal<Input, Never>) -> Signal<Output, OutputError>
+    ) -> ContractReport {
+        ContractRunner(
+            name: name,
+            subject: ContractSubject(build: .signal { signal, _ in `operator`(signal) }, usesScheduler: false),
+            options: options,
+            values: inputs,
+            error: nil
+        ).run()
+    }
+
+    /// Checks an operator that shifts time or thread on a scheduler: the kit hands it a
+    /// `TestScheduler`, runs the actions due after each of its calls, and lets the scheduler run
+    /// on at the end. Everything the operator delivers must still arrive inside the kit's calls,
+    /// and a failure or interruption at once, without the clock moving (E2, E4).
+    public static func verify<Input: Sendable, Output, OutputError>(
+        _ name: String,
+        inputs: [Input],
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (Signal<Input, ContractError>, TestScheduler) -> Signal<Output, OutputError>
+    ) -> ContractReport {
+        ContractRunner(
+            name: name,
+            subject: ContractSubject(build: .signal { signal, scheduler in `operator`(signal, scheduler!) }, usesScheduler: true),
+            options: options,
+            values: inputs,
+            error: ContractError(code: 1)
+        ).run()
+    }
+}
+
+/// Checks a producer operator against Rivulet's contracts: the same scenarios as
+/// `OperatorContract`, each on a fresh start of a source the kit controls, plus P1 (applying the
+/// operator starts nothing), P2 (two starts are independent) and P4 (disposing of a start
+/// interrupts it and ends its source's lifetime).
+///
+/// ```swift
+/// let report = ProducerOperatorContract.verify("double") { (producer: SignalProducer<Int, ContractError>) in
+///     producer.map { $0 * 2 }
+/// }
+/// ```
+public enum ProducerOperatorContract {
+    /// Checks an operator on `Int` inputs (1, 2, 3, 4) with `ContractError` failures.
+    public static func verify<Output, OutputError>(
+        _ name: String,
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (SignalProducer<Int, ContractError>) -> SignalProducer<Output, OutputError>
+    ) -> ContractReport {
+        verify(name, inputs: [1, 2, 3, 4], options: options, `operator`)
+    }
+
+    /// Checks an operator on the given input values, with `ContractError` failures.
+    public static func verify<Input: Sendable, Output, OutputError>(
+        _ name: String,
+        inputs: [Input],
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (SignalProducer<Input, ContractError>) -> SignalProducer<Output, OutputError>
+    ) -> ContractReport {
+        ContractRunner(
+            name: name,
+            subject: ContractSubject(build: .producer { producer, _ in `operator`(producer) }, usesScheduler: false),
+            options: options,
+            values: inputs,
+            error: ContractError(code: 1)
+        ).run()
+    }
+
+    /// Checks an operator whose input cannot fail: the failure scenarios are left out.
+    public static func verify<Input: Sendable, Output, OutputError>(
+        _ name: String,
+        inputs: [Input],
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (SignalProducer<Input, Never>) -> SignalProducer<Output, OutputError>
+    ) -> ContractReport {
+        ContractRunner(
+            name: name,
+            subject: ContractSubject(build: .producer { producer, _ in `operator`(producer) }, usesScheduler: false),
+            options: options,
+            values: inputs,
+            error: nil
+        ).run()
+    }
+
+    /// Checks an operator that shifts time or thread on a scheduler, driven by a `TestScheduler`
+    /// as in `OperatorContract`.
+    public static func verify<Input: Sendable, Output, OutputError>(
+        _ name: String,
+        inputs: [Input],
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (SignalProducer<Input, ContractError>, TestScheduler) -> SignalProducer<Output, OutputError>
+    ) -> ContractReport {
+        ContractRunner(
+            name: name,
+            subject: ContractSubject(build: .producer { producer, scheduler in `operator`(producer, scheduler!) }, usesScheduler: true),
+            options: options,
+            values: inputs,
+            error: ContractError(code: 1)
+        ).run()
+    }
+}

@@ -1,0 +1,124 @@
+/// One step of a scenario as the kit saw it: an event the kit sent in, an event the subject
+/// delivered, or something the kit did (dispose, run a scheduler).
+public struct ContractTraceEntry: Sendable, Equatable, CustomStringConvertible {
+    /// Who did what.
+    public enum Kind: String, Sendable {
+        /// The kit sent an event into the subject.
+        case input = "→"
+        /// The subject delivered an event to the kit's observer.
+        case output = "←"
+        /// The kit acted on the subject: disposed of it, started it, ran its scheduler.
+        case action = "•"
+    }
+
+    public let kind: Kind
+    /// The event or action, such as `value(2)` or `dispose`.
+    public let text: String
+    /// The thread it happened on, such as `sender 1`, or `foreign thread 2` for a thread the kit
+    /// did not start.
+    public let thread: String
+
+    public init(kind: Kind, text: String, thread: String) {
+        self.kind = kind
+        self.text = text
+        self.thread = thread
+    }
+
+    public var description: String { "\(kind.rawValue) \(text)  [\(thread)]" }
+}
+
+/// A broken clause: which one, in which scenario, why, and the events that showed it.
+public struct ContractViolation: Sendable, CustomStringConvertible {
+    public let clause: ContractClause
+    /// The scenario that showed it, such as `values then failed`.
+    public let scenario: String
+    /// What went wrong, in a sentence.
+    public let explanation: String
+    /// The scenario's events up to the point the violation was found.
+    public let trace: [ContractTraceEntry]
+
+    public init(clause: ContractClause, scenario: String, explanation: String, trace: [ContractTraceEntry]) {
+        self.clause = clause
+        self.scenario = scenario
+        self.explanation = explanation
+        self.trace = trace
+    }
+
+    public var description: String {
+        var lines = ["\(clause.id) (\(clause.summary)) broken in scenario \"\(scenario)\": \(explanation)"]
+        if trace.isEmpty {
+            lines.append("    (no events)")
+        } else {
+            lines += trace.map { "    \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// What a contract check found: the clauses it checked and every violation.
+public struct ContractReport: Sendable, CustomStringConvertible {
+    /// The name given to the check, such as `"map"`.
+    public let subject: String
+    /// The clauses the check exercised, in ID order.
+    public let clausesChecked: [ContractClause]
+    /// The scenarios the check ran, in order.
+    public let scenarios: [String]
+    /// Every violation found, in the order found.
+    public let violations: [ContractViolation]
+
+    public init(
+        subject: String,
+        clausesChecked: [ContractClause],
+        scenarios: [String],
+        violations: [ContractViolation]
+    ) {
+        self.subject = subject
+        self.clausesChecked = Array(Set(clausesChecked)).sorted()
+        self.scenarios = scenarios
+        self.violations = violations
+    }
+
+    /// Whether no clause was broken.
+    public var isConforming: Bool { violations.isEmpty }
+
+    /// The clauses broken at least once, in ID order.
+    public var violatedClauses: [ContractClause] { Array(Set(violations.map(\.clause))).sorted() }
+
+    /// The violations of one clause.
+    public func violations(of clause: ContractClause) -> [ContractViolation] {
+        violations.filter { $0.clause == clause }
+    }
+
+    public var description: String {
+        let checked = clausesChecked.map(\.id).joined(separator: " ")
+        if isConforming {
+            return "\(subject): conforms (\(scenarios.count) scenarios; checked \(checked))"
+        }
+        let broken = violatedClauses.map(\.id).joined(separator: " ")
+        var lines = ["\(subject): breaks \(broken) (\(scenarios.count) scenarios; checked \(checked))"]
+        lines += violations.map { "  " + $0.description.split(separator: "\n").joined(separator: "\n  ") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// This report and `other` as one, for a subject checked in several ways.
+    public func merged(with other: ContractReport) -> ContractReport {
+        ContractReport(
+            subject: subject,
+            clausesChecked: clausesChecked + other.clausesChecked,
+            scenarios: scenarios + other.scenarios,
+            violations: violations + other.violations
+        )
+    }
+}
+
+/// The error the kit sends into subjects to check how they handle failure.
+public struct ContractError: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    /// Which failure of a scenario this is.
+    public let code: Int
+
+    public init(code: Int) {
+        self.code = code
+    }
+
+    public var description: String { "ContractError(\(code))" }
+}
