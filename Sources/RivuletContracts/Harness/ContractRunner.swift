@@ -52,10 +52,11 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         if run.terminalChecks.contains(where: { $0.before == .open && $0.after == .open && $0.input != .completed }) {
             _ = wait(upTo: options.deadline) { run.recorder.outputEnd != .open }
         }
-        let eventualEnd = run.recorder.outputEnd
+        let endAfterWaiting = run.recorder.outputEnd
         guard runOnNewThread(deadline: options.deadline, { run.finish() }) else {
             return blocked(run)
         }
+        let eventualEnd = endAfterWaiting == .open ? run.endAfterSettling : endAfterWaiting
         var outcome = Outcome()
         outcome.violations = run.recorder.findings.map { finding in
             ContractViolation(
@@ -139,14 +140,18 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         )
     }
 
+    /// A scenario whose call never returned. Stuck while or after running the kit's observer
+    /// means the subject holds something (typically its lock) across user code: O7. Stuck before
+    /// delivering anything means it blocks: O6.
     private func blocked(_ run: ScenarioRun<Input, InputError, Output, OutputError>) -> Outcome {
         let phase = run.recorder.phase
-        let insideObserver = phase.contains("inside the observer")
-        let explanation = insideObserver
-            ? "\(phase) did not return within \(options.deadline) s: the subject seems to hold a lock while it calls the observer"
+        let afterUserCode = phase.contains("inside the observer") || run.recorder.deliveredInPhase
+        let explanation = afterUserCode
+            ? "\(phase) did not return within \(options.deadline) s, and the subject got stuck after calling the "
+                + "observer: it seems to hold a lock while it runs user code"
             : "\(phase) did not return within \(options.deadline) s: the subject blocks"
         let violation = ContractViolation(
-            clause: insideObserver ? .o7 : .o6,
+            clause: afterUserCode ? .o7 : .o6,
             scenario: run.scenario.name,
             explanation: explanation,
             trace: run.recorder.trace

@@ -27,6 +27,8 @@ final class ScenarioRecorder: Sendable {
         var outputs: [String] = []
         var outputEnd = OutputEnd.open
         var phase = "setting up"
+        /// Deliveries since the kit's latest call began.
+        var deliveriesInPhase = 0
     }
 
     private let state = Guarded(State())
@@ -47,6 +49,7 @@ final class ScenarioRecorder: Sendable {
             $0.trace.append(ContractTraceEntry(kind: kind, text: text, thread: Self.label(of: key, in: &$0)))
             $0.kitCalls[key, default: 0] += 1
             $0.phase = "\(kind == .input ? "sending" : "doing") \(text)"
+            $0.deliveriesInPhase = 0
         }
         defer { state.withLock { $0.kitCalls[key, default: 1] -= 1 } }
         return body()
@@ -54,6 +57,10 @@ final class ScenarioRecorder: Sendable {
 
     /// What the kit is doing now, for a report of a call that never returned.
     var phase: String { state.withLock { $0.phase } }
+
+    /// Whether the subject delivered to the kit's observer since the kit's latest call began: a
+    /// call that then never returns got stuck after running user code.
+    var deliveredInPhase: Bool { state.withLock { $0.deliveriesInPhase > 0 } }
 
     // MARK: Deliveries
 
@@ -66,6 +73,7 @@ final class ScenarioRecorder: Sendable {
             let nested = s.deliveries[key, default: 0] > 0
             let elsewhere = s.deliveries.contains { $0.key != key && $0.value > 0 }
             s.deliveries[key, default: 0] += 1
+            s.deliveriesInPhase += 1
             if nested {
                 Self.note(.e6, "\(text) was delivered while the observer was still handling the previous event on the same thread", in: &s)
             }

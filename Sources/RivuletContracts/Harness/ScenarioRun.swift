@@ -22,6 +22,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         var didReenter = false
         var didDisposeFromInside = false
         var terminalChecks: [TerminalCheck] = []
+        var endAfterSettling = ScenarioRecorder.OutputEnd.open
         weak var token: ObserverToken?
     }
 
@@ -186,6 +187,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         if let scheduler {
             recorder.kitCall(.action, "let the scheduler run") { scheduler.advance(by: options.settleTime) }
         }
+        wiring.withLock { $0.endAfterSettling = recorder.outputEnd }
         input.removeTaps()
         let ended = recorder.outputEnd != .open
         let inputEnded = input.delivered.contains { $0.isTerminating }
@@ -232,4 +234,8 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     // MARK: Checks
 
     var terminalChecks: [TerminalCheck] { wiring.withLock { $0.terminalChecks } }
+
+    /// How the output stood once the scenario's scheduler had run on (before the kit disposed of
+    /// anything): a time-shifting subject's late events have arrived by then.
+    var endAfterSettling: ScenarioRecorder.OutputEnd { wiring.withLock { $0.endAfterSettling } }
 }

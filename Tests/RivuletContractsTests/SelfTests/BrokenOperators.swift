@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import Rivulet
+import RivuletContracts
+
+// Deliberately broken operators, one per way of breaking a clause that the kit must catch.
+// Each is written the way a plausible bug would be, not as a stub.
+
+extension Signal {
+    /// Forwards every event but a failure, which it drops.
+    func swallowingFailure() -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            lifetime += self.observe { event in
+                if case .failed = event { return }
+                output.send(event)
+            }
+        }
+    }
+
+    /// Reports a failure as completion.
+    func completingOnFailure() -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            lifetime += self.observe { event in
+                if case .failed = event { output.sendCompleted() } else { output.send(event) }
+            }
+        }
+    }
+
+    /// Reports an interruption as completion.
+    func completingOnInterruption() -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            lifetime += self.observe { event in
+                if case .interrupted = event { output.sendCompleted() } else { output.send(event) }
+            }
+        }
+    }
+
+    /// Delivers every event from a global dispatch queue: a thread hop without a scheduler.
+    func hoppingThreads() -> Signal<Value, Error> where Value: Sendable {
+        Signal { output, lifetime in
+            lifetime += self.observe { event in
+                DispatchQueue.global().async { output.send(event) }
+            }
+        }
+    }
+
+    /// Waits, on the sender's thread, for a signal that never comes.
+    func blockingOnFirstValue() -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            let never = DispatchSemaphore(value: 0)
+            lifetime += self.observe { event in
+                if case .value = event { never.wait() }
+                output.send(event)
+            }
+        }
+    }
+
+    /// Holds its own lock while it sends to the observer, and takes the same lock on teardown.
+    func sendingUnderItsLock() -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            let lock = NSLock()
+            lifetime.observeEnded { lock.withLock {} }
+            lifetime += self.observe { event in
+                lock.withLock { output.send(event) }
+            }
+        }
+    }
+
+    /// Observes its input without tying the observation to its lifetime.
+    func leakingItsUpstream() -> Signal<Value, Error> {
+        Signal { output, _ in
+            self.observe(output)
+        }
+    }
+}
+
+extension SignalProducer {
+    /// Starts its source as soon as the operator is applied, to "warm it up".
+    func startingEagerly() -> SignalProducer<Value, Error> {
+        start()
+        return self
+    }
+
+    /// Numbers values with a counter shared by every start.
+    func numberedAcrossStarts() -> SignalProducer<String, Error> {
+        let counter = SharedCounter()
+        return map { value in
+            counter.count += 1
+            return "\(counter.count): \(value)"
+        }
+    }
+
+    /// Starts its source but drops the source's disposable: disposing of a start leaves the
+    /// source running.
+    func detachingItsSource() -> SignalProducer<Value, Error> {
+        SignalProducer { observer, _ in
+            self.start(observer)
+        }
+    }
+}
+
+/// A counter with no lock, shared by every start of `numberedAcrossStarts`.
+final class SharedCounter: @unchecked Sendable {
+    // @unchecked Sendable: deliberately unprotected (no lock): the contract kit starts the
+    // producer from one thread at a time, and the operator using it exists to be broken.
+    var count = 0
+}
