@@ -27,6 +27,12 @@ extension Signal {
             if case .completed = self { true } else { false }
         }
 
+        /// Whether this event is `interrupted`.
+        @inlinable
+        var isInterruption: Bool {
+            if case .interrupted = self { true } else { false }
+        }
+
         /// The value of a `value` event, otherwise `nil`.
         @inlinable
         public var value: Value? {

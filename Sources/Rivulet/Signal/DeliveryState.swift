@@ -44,6 +44,9 @@ struct DeliveryState<Value, Error: Swift.Error> {
     /// Whether the public `Signal` object still exists (S4). Declared next to `lifecycle` so
     /// that it fills that field's padding.
     @usableFromInline var isSignalReachable = true
+    /// Whether the signal completed or failed (rather than being interrupted or disposed of): a
+    /// later send is then a sender's bug, which `SignalAudit` can report. Fills padding too.
+    @usableFromInline var hasCompletedOrFailed = false
     /// Read by the turn's owner without the lock; written only under the lock, by the owner or
     /// by a lock holder that found no owner.
     @usableFromInline var observers = ObserverList<Value, Error>()
@@ -108,6 +111,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
         @usableFromInline var discardedEvents: ContiguousArray<Event?> = []
         /// Observer changes just applied, released after the lock.
         @usableFromInline var appliedChanges: ContiguousArray<ObserverChange> = []
+        /// The event was refused because the signal had completed or failed (see `SignalAudit`).
+        @usableFromInline var refusedAfterCompletionOrFailure = false
 
         @inlinable
         init(event: Event?) {
@@ -117,7 +122,14 @@ struct DeliveryState<Value, Error: Swift.Error> {
 
     @inlinable
     mutating func send(on thread: ThreadID, owner: inout TurnOwner, turn: inout Turn) -> TurnAction {
-        guard case .alive = lifecycle, let event = turn.event else { return .done }
+        guard case .alive = lifecycle, let event = turn.event else {
+            switch lifecycle {
+            case .alive: break
+            case let .terminalPending(terminal): turn.refusedAfterCompletionOrFailure = !terminal.isInterruption
+            case .terminated: turn.refusedAfterCompletionOrFailure = hasCompletedOrFailed
+            }
+            return .done
+        }
         switch owner {
         case .none:
             owner = TurnOwner(thread)
@@ -209,6 +221,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @inlinable
     mutating func commitTermination(into turn: inout Turn) {
         lifecycle = .terminated
+        hasCompletedOrFailed = !(turn.event?.isInterruption ?? true)
         turn.observers = observers.removeAll()
         swap(&turn.resources, &resources)
     }

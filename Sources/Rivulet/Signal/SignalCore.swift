@@ -43,6 +43,9 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         }
         var turn = State.Turn(event: event)
         var action = storage.withTurnLock { $0.send(on: thread, owner: &$1, turn: &turn) }
+        if turn.refusedAfterCompletionOrFailure, !event.isInterruption {
+            SignalAudit.eventDroppedAfterTerminal(event, by: storage)
+        }
         if action == .wait {
             turn.turnstile.unsafelyUnwrapped.wait()
             turn.turnstile = nil

@@ -17,12 +17,18 @@ final class KitInput<Input: Sendable, InputError: Swift.Error>: Sendable {
     }
 
     private let state = Guarded(State())
+    private let recorder: ScenarioRecorder
+
+    init(recorder: ScenarioRecorder) {
+        self.recorder = recorder
+    }
 
     /// The input for a signal subject. The kit keeps only the pipe's input observer, so once the
     /// subject lets go of the signal and stops observing it, the signal is disposed of (S4).
     func makeSignal() -> Signal<Input, InputError> {
         let flag = DisposalFlag()
         let (signal, input) = Signal<Input, InputError>.pipe(disposable: flag)
+        recorder.ownSignal(signal.auditIdentity)
         let tap = tapping(signal)
         state.withLock {
             $0.current = input
@@ -36,6 +42,7 @@ final class KitInput<Input: Sendable, InputError: Swift.Error>: Sendable {
     func makeProducer() -> SignalProducer<Input, InputError> {
         SignalProducer { [self] observer, lifetime in
             let (signal, input) = Signal<Input, InputError>.pipe()
+            recorder.ownSignal(signal.auditIdentity)
             let tap = tapping(signal)
             lifetime += signal.observe(observer)
             // A disposed start must not count what the kit sends afterwards as delivered.

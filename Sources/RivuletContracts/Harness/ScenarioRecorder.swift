@@ -1,3 +1,5 @@
+import Rivulet
+
 /// What one scenario saw, recorded from any thread: the trace, the threads, and the clauses
 /// broken at the moment of delivery (E5, E6, E7, O5), which only the delivering thread can tell.
 final class ScenarioRecorder: Sendable {
@@ -29,6 +31,8 @@ final class ScenarioRecorder: Sendable {
         var phase = "setting up"
         /// Deliveries since the kit's latest call began.
         var deliveriesInPhase = 0
+        /// The kit's own input signals, whose dropped events are the kit's doing, not the subject's.
+        var kitSignals: Set<ObjectIdentifier> = []
     }
 
     private let state = Guarded(State())
@@ -52,7 +56,18 @@ final class ScenarioRecorder: Sendable {
             $0.deliveriesInPhase = 0
         }
         defer { state.withLock { $0.kitCalls[key, default: 1] -= 1 } }
-        return body()
+        // E1 as the subject attempts it: Rivulet's signals drop an event sent after a completion
+        // or failure, so only the signal audit can tell that the subject sent one.
+        return SignalAudit.withAuditor({ [self] signal, event in
+            guard !state.withLock({ $0.kitSignals.contains(signal) }) else { return }
+            violation(.e1, "the subject sent \(event) on a signal that had already completed or failed; "
+                + "Rivulet dropped it, so no observer saw it, but the subject's logic is wrong")
+        }, body)
+    }
+
+    /// Marks one of the kit's own input signals, whose dropped events the audit ignores.
+    func ownSignal(_ identity: ObjectIdentifier) {
+        state.withLock { _ = $0.kitSignals.insert(identity) }
     }
 
     /// What the kit is doing now, for a report of a call that never returned.

@@ -11,7 +11,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     let subject: ContractSubject<Input, InputError, Output, OutputError>
     let options: ContractOptions
     let recorder = ScenarioRecorder()
-    let input = KitInput<Input, InputError>()
+    let input: KitInput<Input, InputError>
     let scheduler: TestScheduler?
 
     private struct Wiring {
@@ -36,6 +36,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         self.scenario = scenario
         self.subject = subject
         self.options = options
+        input = KitInput(recorder: recorder)
         scheduler = subject.usesScheduler ? TestScheduler() : nil
     }
 

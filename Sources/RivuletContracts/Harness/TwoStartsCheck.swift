@@ -13,7 +13,7 @@ struct TwoStartsCheck<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         let outputs = Guarded([[String]]())
         let finished = runOnNewThread(deadline: options.deadline) { [options, values] in
             recorder.label(currentThreadAs: "sender 1")
-            let input = KitInput<Input, InputError>()
+            let input = KitInput<Input, InputError>(recorder: recorder)
             let scheduler = subject.usesScheduler ? TestScheduler() : nil
             let producer = make(input.makeProducer(), scheduler)
             for start in 1...2 {

@@ -24,6 +24,15 @@ import Testing
         #expect(report.clausesChecked.contains(.p1) && report.clausesChecked.contains(.p4))
     }
 
+    @Test func valueAfterCompletionIsCaught_E1() {
+        let report = OperatorContract.verify("repeatingLastValueAfterCompletion") { (signal: Signal<Int, ContractError>) in
+            signal.repeatingLastValueAfterCompletion()
+        }
+        // Rivulet drops the value, so no observer sees it: the signal audit reports the attempt.
+        #expect(report.violatedClauses == [.e1], "\(report)")
+        #expect(report.violations(of: .e1).first?.explanation.contains("value(4)") == true, "\(report)")
+    }
+
     @Test func swallowedFailureIsCaught_E2() {
         let report = OperatorContract.verify("swallowingFailure") { (signal: Signal<Int, ContractError>) in
             signal.swallowingFailure()

@@ -17,6 +17,18 @@ extension Signal {
         }
     }
 
+    /// Repeats the last value after completing, as a careless "flush" would.
+    func repeatingLastValueAfterCompletion() -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            var last: Value?
+            lifetime += self.observe { event in
+                output.send(event)
+                if case let .value(value) = event { last = value }
+                if event.isCompleted, let last { output.send(value: last) }
+            }
+        }
+    }
+
     /// Reports a failure as completion.
     func completingOnFailure() -> Signal<Value, Error> {
         Signal { output, lifetime in
