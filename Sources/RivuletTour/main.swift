@@ -19,6 +19,7 @@ let examples: [(title: String, run: () -> Void)] = [
     ("Properties: bindings", propertiesBinding),
     ("Properties: actions", propertiesAction),
     ("Properties: glitch-free transactions", propertiesTransaction),
+    ("DesignGuidelines: one example per contract clause", runDesignGuidelinesExamples),
 ]
 
 for example in examples {
