@@ -38,7 +38,7 @@ public enum OperatorContract {
     ) -> ContractReport {
         ContractRunner(
             name: name,
-            subject: ContractSubject(build: .signal { signal, _ in `operator`(signal) }, usesScheduler: false),
+            subject: ContractSubject(build: .signal { signal, _ in `operator`(signal) }),
             options: options,
             values: inputs,
             error: ContractError(code: 1)
@@ -54,7 +54,7 @@ public enum OperatorContract {
     ) -> ContractReport {
         ContractRunner(
             name: name,
-            subject: ContractSubject(build: .signal { signal, _ in `operator`(signal) }, usesScheduler: false),
+            subject: ContractSubject(build: .signal { signal, _ in `operator`(signal) }),
             options: options,
             values: inputs,
             error: nil
@@ -73,11 +73,37 @@ public enum OperatorContract {
     ) -> ContractReport {
         ContractRunner(
             name: name,
-            subject: ContractSubject(build: .signal { signal, scheduler in `operator`(signal, scheduler!) }, usesScheduler: true),
+            subject: ContractSubject(build: .signal { signal, context in `operator`(signal, context.scheduler!) }, usesScheduler: true),
             options: options,
             values: inputs,
             error: ContractError(code: 1)
         ).run()
+    }
+
+    /// Checks an operator that takes closures, each wrapped in the kit's `UserCodeProbe`: on top
+    /// of the other checks, the kit sees how the operator calls them (E5, E6, O5, O7).
+    public static func verify<Input: Sendable, Output, OutputError>(
+        _ name: String,
+        inputs: [Input],
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (Signal<Input, ContractError>, UserCodeProbe) -> Signal<Output, OutputError>
+    ) -> ContractReport {
+        ContractRunner(
+            name: name,
+            subject: ContractSubject(build: .signal { signal, context in `operator`(signal, context.probe) }, usesProbe: true),
+            options: options,
+            values: inputs,
+            error: ContractError(code: 1)
+        ).run()
+    }
+
+    /// The probed form on `Int` inputs (1, 2, 3, 4).
+    public static func verify<Output, OutputError>(
+        _ name: String,
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (Signal<Int, ContractError>, UserCodeProbe) -> Signal<Output, OutputError>
+    ) -> ContractReport {
+        verify(name, inputs: [1, 2, 3, 4], options: options, `operator`)
     }
 }
 
@@ -110,7 +136,7 @@ public enum ProducerOperatorContract {
     ) -> ContractReport {
         ContractRunner(
             name: name,
-            subject: ContractSubject(build: .producer { producer, _ in `operator`(producer) }, usesScheduler: false),
+            subject: ContractSubject(build: .producer { producer, _ in `operator`(producer) }),
             options: options,
             values: inputs,
             error: ContractError(code: 1)
@@ -126,7 +152,7 @@ public enum ProducerOperatorContract {
     ) -> ContractReport {
         ContractRunner(
             name: name,
-            subject: ContractSubject(build: .producer { producer, _ in `operator`(producer) }, usesScheduler: false),
+            subject: ContractSubject(build: .producer { producer, _ in `operator`(producer) }),
             options: options,
             values: inputs,
             error: nil
@@ -143,7 +169,23 @@ public enum ProducerOperatorContract {
     ) -> ContractReport {
         ContractRunner(
             name: name,
-            subject: ContractSubject(build: .producer { producer, scheduler in `operator`(producer, scheduler!) }, usesScheduler: true),
+            subject: ContractSubject(build: .producer { producer, context in `operator`(producer, context.scheduler!) }, usesScheduler: true),
+            options: options,
+            values: inputs,
+            error: ContractError(code: 1)
+        ).run()
+    }
+
+    /// Checks an operator that takes closures, each wrapped in the kit's `UserCodeProbe`.
+    public static func verify<Input: Sendable, Output, OutputError>(
+        _ name: String,
+        inputs: [Input],
+        options: ContractOptions = .default,
+        _ operator: @escaping @Sendable (SignalProducer<Input, ContractError>, UserCodeProbe) -> SignalProducer<Output, OutputError>
+    ) -> ContractReport {
+        ContractRunner(
+            name: name,
+            subject: ContractSubject(build: .producer { producer, context in `operator`(producer, context.probe) }, usesProbe: true),
             options: options,
             values: inputs,
             error: ContractError(code: 1)

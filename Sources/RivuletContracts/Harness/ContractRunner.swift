@@ -12,7 +12,9 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     func run() -> ContractReport {
         var violations: [ContractViolation] = []
         var names: [String] = []
-        let scenarios = Scenario<Input, InputError>.all(values: values, error: error, senderThreads: options.senderThreads)
+        let scenarios = Scenario<Input, InputError>.all(
+            values: values, error: error, senderThreads: options.senderThreads, probed: subject.usesProbe
+        )
             .filter { !(subject.isProducer && $0.secondObserver) }
         for scenario in scenarios {
             names.append(scenario.name)
@@ -145,7 +147,7 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     /// delivering anything means it blocks: O6.
     private func blocked(_ run: ScenarioRun<Input, InputError, Output, OutputError>) -> Outcome {
         let phase = run.recorder.phase
-        let afterUserCode = phase.contains("inside the observer") || run.recorder.deliveredInPhase
+        let afterUserCode = phase.contains("from inside") || run.recorder.deliveredInPhase
         let explanation = afterUserCode
             ? "\(phase) did not return within \(options.deadline) s, and the subject got stuck after calling the "
                 + "observer: it seems to hold a lock while it runs user code"

@@ -1,20 +1,30 @@
 import Rivulet
 
 /// What a contract check drives: a signal operator or a producer operator, built afresh for each
-/// scenario from the kit's input and, for a subject that shifts time, a `TestScheduler`.
+/// scenario from the kit's input and its context.
 struct ContractSubject<Input: Sendable, InputError: Swift.Error, Output, OutputError: Swift.Error>: Sendable {
     enum Build: Sendable {
-        case signal(@Sendable (Signal<Input, InputError>, TestScheduler?) -> Signal<Output, OutputError>)
-        case producer(@Sendable (SignalProducer<Input, InputError>, TestScheduler?) -> SignalProducer<Output, OutputError>)
+        case signal(@Sendable (Signal<Input, InputError>, SubjectContext) -> Signal<Output, OutputError>)
+        case producer(@Sendable (SignalProducer<Input, InputError>, SubjectContext) -> SignalProducer<Output, OutputError>)
     }
 
     let build: Build
-    let usesScheduler: Bool
+    /// The subject shifts time on the kit's `TestScheduler`.
+    var usesScheduler = false
+    /// The subject's closures are wrapped in the kit's `UserCodeProbe`.
+    var usesProbe = false
 
     var isProducer: Bool {
         if case .producer = build { return true }
         return false
     }
+}
+
+/// What one scenario hands the subject besides its input.
+struct SubjectContext {
+    /// For a subject that shifts time; `nil` otherwise.
+    let scheduler: TestScheduler?
+    let probe: UserCodeProbe
 }
 
 /// Something the kit's observer captures, to see whether the observer is released (S5).

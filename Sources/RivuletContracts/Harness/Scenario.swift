@@ -21,6 +21,9 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
     var disposesFromInside = false
     /// A second observer is attached and must see the same events (S3, signals only).
     var secondObserver = false
+    /// The re-entrant send or the disposal comes from inside the operator's probed closure
+    /// rather than from inside the observer.
+    var actsFromUserCode = false
 
     /// Whether the order of inputs is decided while running, so the output is checked against a
     /// serial replay of the inputs as delivered (E5, E6).
@@ -31,7 +34,7 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
     /// The scripts every subject is driven with: values only; values then each terminal; empty;
     /// an immediate terminal; a terminal racing values; concurrent senders; disposal at every
     /// point; a re-entrant send; disposal from inside the observer; two observers.
-    static func all(values: [Input], error: InputError?, senderThreads: Int) -> [Scenario] {
+    static func all(values: [Input], error: InputError?, senderThreads: Int, probed: Bool) -> [Scenario] {
         let sends = values.map { Step.send(.value($0)) }
         var scenarios = [
             Scenario(name: "values", steps: sends),
@@ -69,6 +72,20 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
         }
         scenarios.append(Scenario(name: "disposal from inside the observer", steps: sends, disposesFromInside: true))
         scenarios.append(Scenario(name: "two observers", steps: sends + [.send(.completed)], secondObserver: true))
+        if probed, let first = values.first {
+            scenarios.append(Scenario(
+                name: "re-entrant send from the operator's closure",
+                steps: sends + [.send(.completed)],
+                reentrantValue: first,
+                actsFromUserCode: true
+            ))
+            scenarios.append(Scenario(
+                name: "disposal from inside the operator's closure",
+                steps: sends,
+                disposesFromInside: true,
+                actsFromUserCode: true
+            ))
+        }
         return scenarios
     }
 }

@@ -24,6 +24,8 @@ final class ScenarioRecorder: Sendable {
         var kitCalls: [UInt: Int] = [:]
         /// Deliveries to the kit's observers running on each thread.
         var deliveries: [UInt: Int] = [:]
+        /// Calls of the probed closure running on each thread.
+        var userCode: [UInt: Int] = [:]
         var findings: [Finding] = []
         var reported: Set<ContractClause> = []
         var outputs: [String] = []
@@ -107,6 +109,30 @@ final class ScenarioRecorder: Sendable {
             }
             s.outputs.append(text)
         }
+    }
+
+    /// Records a call of the operator's probed closure; call `endUserCode()` when it returns.
+    func beginUserCode() {
+        let key = currentThreadKey()
+        state.withLock { s in
+            let thread = Self.label(of: key, in: &s)
+            s.trace.append(ContractTraceEntry(kind: .userCode, text: "the operator calls its closure", thread: thread))
+            if s.userCode[key, default: 0] > 0 {
+                Self.note(.e6, "the operator called its closure again, on \(thread), before the previous call had returned", in: &s)
+            }
+            if s.userCode.contains(where: { $0.key != key && $0.value > 0 }) {
+                Self.note(.e5, "the operator called its closure on \(thread) while it was running on another thread", in: &s)
+            }
+            if thread.hasPrefix("foreign") {
+                Self.note(.o5, "the operator called its closure on \(thread), a thread the kit did not start: it introduced concurrency without a scheduler", in: &s)
+            }
+            s.userCode[key, default: 0] += 1
+        }
+    }
+
+    func endUserCode() {
+        let key = currentThreadKey()
+        state.withLock { $0.userCode[key, default: 1] -= 1 }
     }
 
     func endDelivery() {

@@ -4,7 +4,7 @@ import Rivulet
 
 /// One scenario run against a fresh instance of the subject: the steps on a kit thread under a
 /// deadline, then the end (settle, dispose, release) under another, then the checks.
-final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, OutputError: Swift.Error>: Sendable {
+final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, OutputError: Swift.Error>: UserCodeHooks {
     typealias OutputEvent = Signal<Output, OutputError>.Event
 
     let scenario: Scenario<Input, InputError>
@@ -13,6 +13,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     let recorder = ScenarioRecorder()
     let input: KitInput<Input, InputError>
     let scheduler: TestScheduler?
+    let probe = UserCodeProbe()
 
     private struct Wiring {
         var output: Signal<Output, OutputError>?
@@ -21,6 +22,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         var observerDisposed = false
         var didReenter = false
         var didDisposeFromInside = false
+        var userCodeCalls = 0
         var terminalChecks: [TerminalCheck] = []
         var endAfterSettling = ScenarioRecorder.OutputEnd.open
         weak var token: ObserverToken?
@@ -38,7 +40,10 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         self.options = options
         input = KitInput(recorder: recorder)
         scheduler = subject.usesScheduler ? TestScheduler() : nil
+        probe.connect(self)
     }
+
+    private var context: SubjectContext { SubjectContext(scheduler: scheduler, probe: probe) }
 
     /// The clause a subject that keeps its input after being disposed of breaks.
     var releaseClause: ContractClause { subject.isProducer ? .p4 : .s4 }
@@ -69,19 +74,23 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         case let .signal(make):
             // The kit keeps no reference to its input signal: once the subject lets go of it,
             // it is disposed of (S4), which the kit sees through the pipe's disposable.
-            let output = recorder.kitCall(.action, "apply the operator") { make(input.makeSignal(), scheduler) }
+            let output = recorder.kitCall(.action, "apply the operator") { make(input.makeSignal(), context) }
             let observation = recorder.kitCall(.action, "observe") { output.observe(observer) }
             var second: Disposable?
             if scenario.secondObserver {
                 second = output.observe(makeObserver(token: token, isSecond: true))
             }
+            // As in most real code, nothing but the observation keeps the output alive, so
+            // disposing of the observation disposes of the output and runs its teardown (S4),
+            // even from inside the observer. Only the two-observer scenario keeps the output,
+            // to observe it again once it has terminated (S3).
             wiring.withLock {
-                $0.output = output
+                if scenario.secondObserver { $0.output = output }
                 $0.observation = observation
             }
             _ = second
         case let .producer(make):
-            let producer = recorder.kitCall(.action, "apply the operator") { make(input.makeProducer(), scheduler) }
+            let producer = recorder.kitCall(.action, "apply the operator") { make(input.makeProducer(), context) }
             if input.startCount > 0 {
                 recorder.violation(.p1, "applying the operator started its source before the producer was started")
             }
@@ -105,26 +114,47 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
             if wiring.withLock({ $0.observerDisposed }), !expectedInterruption {
                 recorder.violation(releaseClause, "\(text) reached the observer after its \(subject.isProducer ? "start" : "observation") was disposed of")
             }
-            if !event.isTerminating { react() }
+            if !event.isTerminating { react(fromUserCode: false) }
             recorder.endDelivery()
         }
     }
 
-    /// What the observer does from inside a value delivery, for the re-entrancy (E6) and
-    /// lock (O7) scenarios.
-    private func react() {
+    /// What the observer, or the operator's probed closure, does from inside a call, for the
+    /// re-entrancy (E6) and lock (O7) scenarios.
+    private func react(fromUserCode: Bool) {
+        guard scenario.actsFromUserCode == fromUserCode else { return }
+        let place = fromUserCode ? "the operator's closure" : "the observer"
         if let value = scenario.reentrantValue, wiring.withLock({ state -> Bool in
             defer { state.didReenter = true }
             return !state.didReenter
         }) {
-            recorder.kitCall(.input, "value(\(value)) from inside the observer") { input.send(.value(value)) }
+            recorder.kitCall(.input, "value(\(value)) from inside \(place)") { input.send(.value(value)) }
         }
         if scenario.disposesFromInside, wiring.withLock({ state -> Bool in
             defer { state.didDisposeFromInside = true }
             return !state.didDisposeFromInside
         }) {
-            recorder.kitCall(.action, "dispose from inside the observer") { disposeSubject(fromInside: true) }
+            recorder.kitCall(.action, "dispose from inside \(place)") { disposeSubject(fromInside: true) }
         }
+    }
+
+    // MARK: User code
+
+    /// Lingering in the first calls of a scenario makes calls that could overlap overlap.
+    private static var lingeringCalls: Int { 2 }
+
+    func userCodeWillRun() {
+        recorder.beginUserCode()
+        let call = wiring.withLock { state -> Int in
+            state.userCodeCalls += 1
+            return state.userCodeCalls
+        }
+        if call <= Self.lingeringCalls { usleep(2_000) }
+        react(fromUserCode: true)
+    }
+
+    func userCodeDidRun() {
+        recorder.endUserCode()
     }
 
     private func send(_ event: Signal<Input, InputError>.Event) {

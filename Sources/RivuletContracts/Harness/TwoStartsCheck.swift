@@ -15,7 +15,7 @@ struct TwoStartsCheck<Input: Sendable, InputError: Swift.Error, Output, OutputEr
             recorder.label(currentThreadAs: "sender 1")
             let input = KitInput<Input, InputError>(recorder: recorder)
             let scheduler = subject.usesScheduler ? TestScheduler() : nil
-            let producer = make(input.makeProducer(), scheduler)
+            let producer = make(input.makeProducer(), SubjectContext(scheduler: scheduler, probe: UserCodeProbe()))
             for start in 1...2 {
                 let events = Guarded([String]())
                 let disposable = recorder.kitCall(.action, "start #\(start)") {

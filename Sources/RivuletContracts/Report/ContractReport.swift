@@ -9,6 +9,8 @@ public struct ContractTraceEntry: Sendable, Equatable, CustomStringConvertible {
         case output = "←"
         /// The kit acted on the subject: disposed of it, started it, ran its scheduler.
         case action = "•"
+        /// The subject called the closure the kit probes (`UserCodeProbe`).
+        case userCode = "λ"
     }
 
     public let kind: Kind

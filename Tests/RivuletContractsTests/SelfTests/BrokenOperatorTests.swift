@@ -24,6 +24,40 @@ import Testing
         #expect(report.clausesChecked.contains(.p1) && report.clausesChecked.contains(.p4))
     }
 
+    @Test func correctOperatorWithAProbedClosurePasses() {
+        let report = OperatorContract.verify("map") { (signal: Signal<Int, ContractError>, probe: UserCodeProbe) in
+            signal.map(probe.wrap { $0 * 10 })
+        }
+        #expect(report.isConforming, "\(report)")
+        #expect(report.scenarios.contains("disposal from inside the operator's closure"))
+    }
+
+    @Test func correctProducerOperatorWithAProbedClosurePasses() {
+        let report = ProducerOperatorContract.verify("scan", inputs: [1, 2, 3]) {
+            (producer: SignalProducer<Int, ContractError>, probe: UserCodeProbe) in
+            producer.scan(0, probe.wrap { $0 + $1 })
+        }
+        #expect(report.isConforming, "\(report)")
+    }
+
+    @Test func closureRunOnTwoThreadsAtOnceIsCaught_E5() {
+        let report = OperatorContract.verify("mapWarmingAhead") { (signal: Signal<Int, ContractError>, probe: UserCodeProbe) in
+            signal.mapWarmingAhead(probe.wrap { $0 * 10 })
+        }
+        #expect(report.violatedClauses.contains(.e5), "\(report)")
+        // The helper thread is not one the kit started.
+        #expect(report.violatedClauses.contains(.o5), "\(report)")
+    }
+
+    @Test func closureCalledUnderALockIsCaught_O7() {
+        let report = OperatorContract.verify("mapUnderItsLock", inputs: [1, 2], options: Self.shortDeadline) {
+            (signal: Signal<Int, ContractError>, probe: UserCodeProbe) in
+            signal.mapUnderItsLock(probe.wrap { $0 * 10 })
+        }
+        #expect(report.violatedClauses == [.o7], "\(report)")
+        #expect(report.violations(of: .o7).first?.scenario == "disposal from inside the operator's closure", "\(report)")
+    }
+
     @Test func valueAfterCompletionIsCaught_E1() {
         let report = OperatorContract.verify("repeatingLastValueAfterCompletion") { (signal: Signal<Int, ContractError>) in
             signal.repeatingLastValueAfterCompletion()

@@ -56,6 +56,43 @@ extension Signal {
         }
     }
 
+    /// Runs its transform for each value on a helper thread as well as on the sender's, "to warm a
+    /// cache": the user's closure then runs on two threads at once.
+    func mapWarmingAhead<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> where Value: Sendable {
+        Signal<U, Error> { output, lifetime in
+            lifetime += self.observe { event in
+                switch event {
+                case let .value(value):
+                    let warming = DispatchGroup()
+                    DispatchQueue.global().async(group: warming) { _ = transform(value) }
+                    output.send(value: transform(value))
+                    warming.wait()
+                case let .failed(error): output.send(error: error)
+                case .completed: output.sendCompleted()
+                case .interrupted: output.sendInterrupted()
+                }
+            }
+        }
+    }
+
+    /// Calls its transform while holding its own lock, which its teardown takes too.
+    func mapUnderItsLock<U>(_ transform: @escaping (Value) -> U) -> Signal<U, Error> {
+        Signal<U, Error> { output, lifetime in
+            let lock = NSLock()
+            lifetime.observeEnded { lock.withLock {} }
+            lifetime += self.observe { event in
+                switch event {
+                case let .value(value):
+                    let mapped = lock.withLock { transform(value) }
+                    output.send(value: mapped)
+                case let .failed(error): output.send(error: error)
+                case .completed: output.sendCompleted()
+                case .interrupted: output.sendInterrupted()
+                }
+            }
+        }
+    }
+
     /// Waits, on the sender's thread, for a signal that never comes.
     func blockingOnFirstValue() -> Signal<Value, Error> {
         Signal { output, lifetime in

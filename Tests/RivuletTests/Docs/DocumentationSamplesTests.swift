@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Every ```swift block in README.md and Docs/*.md must appear, line for line (ignoring
-/// indentation), in the RivuletTour target, which compiles and runs it. So a sample in the docs is
+/// indentation), in the RivuletTour target, which compiles and runs it (or, for the contract
+/// kit, in its documentation tests). So a sample in the docs is
 /// always code that builds and runs.
 @Suite struct DocumentationSamplesTests {
     static let root = URL(fileURLWithPath: #filePath)
@@ -32,12 +33,18 @@ import Testing
         return blocks
     }
 
+    /// Where samples are compiled and run: the tour, and for the contract kit (whose samples are
+    /// tests by nature: they use `@Test` and `#expect`) the kit's documentation tests.
+    static let sampleDirectories = ["Sources/RivuletTour", "Tests/RivuletContractsTests/Docs"]
+
     static func tourLines() throws -> [String] {
-        let tour = root.appendingPathComponent("Sources/RivuletTour")
-        let files = try FileManager.default.contentsOfDirectory(at: tour, includingPropertiesForKeys: nil)
-        return try files.filter { $0.pathExtension == "swift" }.flatMap { file in
-            try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+        try sampleDirectories.flatMap { directory in
+            let folder = root.appendingPathComponent(directory)
+            let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            return try files.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }.flatMap { file in
+                try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+            }
         }
     }
 
@@ -58,7 +65,7 @@ import Testing
                     }
                     return true
                 }
-                #expect(found, "\(document.lastPathComponent): sample starting \"\(lines[0])\" is not in RivuletTour")
+                #expect(found, "\(document.lastPathComponent): sample starting \"\(lines[0])\" is not in RivuletTour or the contract kit's documentation tests")
                 checked += 1
             }
         }

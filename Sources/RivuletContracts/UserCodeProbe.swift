@@ -1,0 +1,56 @@
+/// Stands in for the user's code inside an operator under test, so the kit can see how the
+/// operator calls it.
+///
+/// Wrap each closure you hand the operator with `probe.wrap`. The kit then checks that the
+/// operator never runs it on two threads at once (E5) or re-entrantly (E6), only on the threads
+/// that send (O5), and that the closure can dispose of the operator's output from inside it
+/// without a deadlock (O7: no lock held around user code). It also lingers in the first calls of
+/// each scenario, so that calls which could overlap do.
+///
+/// ```swift
+/// let report = OperatorContract.verify("scaled") { (signal: Signal<Int, ContractError>, probe: UserCodeProbe) in
+///     signal.map(probe.wrap { $0 * 10 })
+/// }
+/// ```
+public final class UserCodeProbe: Sendable {
+    private let hooks = Guarded<UserCodeHooksBox>(UserCodeHooksBox())
+
+    init() {}
+
+    func connect(_ hooks: any UserCodeHooks) {
+        self.hooks.withLock { $0.hooks = hooks }
+    }
+
+    /// The closure, watched by the kit.
+    public func wrap<Result>(_ body: @escaping @Sendable () -> Result) -> @Sendable () -> Result {
+        { [self] in call(body) }
+    }
+
+    /// The closure, watched by the kit.
+    public func wrap<A, Result>(_ body: @escaping @Sendable (A) -> Result) -> @Sendable (A) -> Result {
+        { [self] a in call { body(a) } }
+    }
+
+    /// The closure, watched by the kit.
+    public func wrap<A, B, Result>(_ body: @escaping @Sendable (A, B) -> Result) -> @Sendable (A, B) -> Result {
+        { [self] a, b in call { body(a, b) } }
+    }
+
+    private func call<Result>(_ body: () -> Result) -> Result {
+        guard let hooks = hooks.withLock({ $0.hooks }) else { return body() }
+        hooks.userCodeWillRun()
+        defer { hooks.userCodeDidRun() }
+        return body()
+    }
+}
+
+/// What a scenario run does around each call of a probed closure.
+protocol UserCodeHooks: AnyObject, Sendable {
+    func userCodeWillRun()
+    func userCodeDidRun()
+}
+
+/// The run a probe reports to, held weakly: the operator (and so the probe) may outlive it.
+struct UserCodeHooksBox {
+    weak var hooks: (any UserCodeHooks)?
+}

@@ -1,0 +1,61 @@
+import Rivulet
+import RivuletContracts
+import Testing
+
+// The samples of Docs/ContractKit.md, line for line (DocumentationSamplesTests checks that they
+// are here), run as tests.
+
+extension Signal {
+    /// Sends every value twice.
+    func stuttered() -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            lifetime += self.observe { event in
+                if case let .value(value) = event { output.send(value: value) }
+                output.send(event)
+            }
+        }
+    }
+}
+
+@Test func stutteredKeepsTheContracts() {
+    let report = OperatorContract.verify("stuttered") { (signal: Signal<Int, ContractError>) in
+        signal.stuttered()
+    }
+    #expect(report.isConforming, "\(report)")
+}
+
+@Test func stutteredProducerKeepsTheContracts() {
+    ProducerOperatorContract.verify("stuttered") { (producer: SignalProducer<Int, ContractError>) in
+        producer.lift { $0.stuttered() }
+    }.expectConforming()
+}
+
+@Test func prefixedKeepsTheContracts() {
+    let report = OperatorContract.verify("prefixed", inputs: ["a", "b"]) { (signal: Signal<String, Never>) in
+        signal.map { "> " + $0 }
+    }
+    #expect(report.isConforming, "\(report)")
+}
+
+@Test func delayedKeepsTheContracts() {
+    let report = OperatorContract.verify("delayed", inputs: [1, 2, 3]) {
+        (signal: Signal<Int, ContractError>, scheduler: TestScheduler) in
+        signal.delay(1, on: scheduler)
+    }
+    #expect(report.isConforming, "\(report)")
+}
+
+@Test func scaledCallsItsClosureSafely() {
+    let report = OperatorContract.verify("scaled") { (signal: Signal<Int, ContractError>, probe: UserCodeProbe) in
+        signal.map(probe.wrap { $0 * 10 })
+    }
+    #expect(report.isConforming, "\(report)")
+}
+
+@Test func materializedKeepsTheContracts() {
+    let options = ContractOptions(handlesFailure: true)
+    let report = OperatorContract.verify("materialized", options: options) { (signal: Signal<Int, ContractError>) in
+        signal.materialize()
+    }
+    #expect(report.isConforming, "\(report)")
+}
