@@ -10,8 +10,15 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     let error: InputError?
 
     func run() -> ContractReport {
+        runComparingForms().report
+    }
+
+    /// The report, and for each serial scenario (no concurrent step) what the observer saw before
+    /// the kit disposed of anything: what the two forms of an operator must agree on (P3).
+    func runComparingForms() -> (report: ContractReport, serialOutputs: [String: [String]]) {
         var violations: [ContractViolation] = []
         var names: [String] = []
+        var serialOutputs: [String: [String]] = [:]
         let scenarios = Scenario<Input, InputError>.all(
             values: values, error: error, senderThreads: options.senderThreads, probed: subject.usesProbe
         )
@@ -20,6 +27,9 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
             names.append(scenario.name)
             let outcome = run(scenario)
             violations += outcome.violations
+            if let outputs = outcome.outputsBeforeDisposal, !scenario.hasConcurrentStep {
+                serialOutputs[scenario.name] = outputs
+            }
             if outcome.blocked {
                 // Every later scenario would wait out the deadline too.
                 break
@@ -29,7 +39,8 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
             names.append("two starts")
             violations += TwoStartsCheck(subject: subject, options: options, values: values).run()
         }
-        return ContractReport(subject: name, clausesChecked: clausesChecked, scenarios: names, violations: violations)
+        let report = ContractReport(subject: name, clausesChecked: clausesChecked, scenarios: names, violations: violations)
+        return (report, serialOutputs)
     }
 
     var clausesChecked: [ContractClause] {
@@ -42,6 +53,7 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     struct Outcome {
         var violations: [ContractViolation] = []
         var blocked = false
+        var outputsBeforeDisposal: [String]?
     }
 
     func run(_ scenario: Scenario<Input, InputError>) -> Outcome {
@@ -59,7 +71,7 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
             return blocked(run)
         }
         let eventualEnd = endAfterWaiting == .open ? run.endAfterSettling : endAfterWaiting
-        var outcome = Outcome()
+        var outcome = Outcome(outputsBeforeDisposal: run.recorder.outputsBeforeDisposal)
         outcome.violations = run.recorder.findings.map { finding in
             ContractViolation(
                 clause: finding.clause,

@@ -25,10 +25,14 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
     /// rather than from inside the observer.
     var actsFromUserCode = false
 
+    var hasConcurrentStep: Bool {
+        steps.contains { if case .concurrently = $0 { true } else { false } }
+    }
+
     /// Whether the order of inputs is decided while running, so the output is checked against a
     /// serial replay of the inputs as delivered (E5, E6).
     var checksReplay: Bool {
-        reentrantValue != nil || steps.contains { if case .concurrently = $0 { true } else { false } }
+        reentrantValue != nil || hasConcurrentStep
     }
 
     /// The scripts every subject is driven with: values only; values then each terminal; empty;

@@ -35,6 +35,8 @@ final class ScenarioRecorder: Sendable {
         var deliveriesInPhase = 0
         /// The kit's own input signals, whose dropped events are the kit's doing, not the subject's.
         var kitSignals: Set<ObjectIdentifier> = []
+        /// `outputs` when the kit first disposed of the subject.
+        var outputsAtDisposal: [String]?
     }
 
     private let state = Guarded(State())
@@ -56,6 +58,9 @@ final class ScenarioRecorder: Sendable {
             $0.kitCalls[key, default: 0] += 1
             $0.phase = "\(kind == .input ? "sending" : "doing") \(text)"
             $0.deliveriesInPhase = 0
+            if kind == .action, text.hasPrefix("dispose"), $0.outputsAtDisposal == nil {
+                $0.outputsAtDisposal = $0.outputs
+            }
         }
         defer { state.withLock { $0.kitCalls[key, default: 1] -= 1 } }
         // E1 as the subject attempts it: Rivulet's signals drop an event sent after a completion
@@ -160,6 +165,9 @@ final class ScenarioRecorder: Sendable {
     /// The descriptions of the events delivered to the first observer, in order.
     var outputs: [String] { state.withLock { $0.outputs } }
     var outputEnd: OutputEnd { state.withLock { $0.outputEnd } }
+    /// What the first observer saw before the kit disposed of the subject (a signal's observer
+    /// then hears nothing more, a producer's start is interrupted), or all it saw.
+    var outputsBeforeDisposal: [String] { state.withLock { $0.outputsAtDisposal ?? $0.outputs } }
 
     private static func note(_ clause: ContractClause, _ explanation: String, in state: inout State) {
         guard state.reported.insert(clause).inserted else { return }

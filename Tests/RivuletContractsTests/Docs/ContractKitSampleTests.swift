@@ -59,3 +59,12 @@ extension Signal {
     }
     #expect(report.isConforming, "\(report)")
 }
+
+@Test func halvedAgreesInBothForms() {
+    let report = OperatorContract.verify(
+        "halved", inputs: [2, 4, 6],
+        signal: { (signal: Signal<Int, ContractError>) in signal.map { $0 / 2 } },
+        producer: { (producer: SignalProducer<Int, ContractError>) in producer.map { $0 / 2 } }
+    )
+    #expect(report.isConforming, "\(report)")
+}

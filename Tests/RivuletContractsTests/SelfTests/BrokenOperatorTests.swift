@@ -147,3 +147,25 @@ import Testing
         #expect(report.violatedClauses.contains(.p4), "\(report)")
     }
 }
+
+/// Both forms of an operator, against each other (P3).
+@Suite struct LiftingContractTests {
+    @Test func matchingFormsPass_P3() {
+        let report = OperatorContract.verify(
+            "skip(first: 1)", inputs: [1, 2, 3],
+            signal: { (signal: Signal<Int, ContractError>) in signal.skip(first: 1) },
+            producer: { (producer: SignalProducer<Int, ContractError>) in producer.skip(first: 1) }
+        )
+        #expect(report.isConforming, "\(report)")
+        #expect(report.clausesChecked.contains(.p3))
+    }
+
+    @Test func formsThatDisagreeAreCaught_P3() {
+        let report = OperatorContract.verify(
+            "offByOne", inputs: [1, 2, 3],
+            signal: { (signal: Signal<Int, ContractError>) in signal.skip(first: 1) },
+            producer: { (producer: SignalProducer<Int, ContractError>) in producer.skip(first: 2) }
+        )
+        #expect(report.violatedClauses == [.p3], "\(report)")
+    }
+}

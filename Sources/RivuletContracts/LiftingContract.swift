@@ -1,0 +1,55 @@
+import Rivulet
+
+extension OperatorContract {
+    /// Checks an operator in both its forms: the signal operator and the producer operator each
+    /// against the contracts, and the two against each other (P3): in every scenario played from
+    /// one thread, both forms deliver the same events (up to the kit's disposal, which a signal's
+    /// observer hears nothing of and a producer's start hears as `interrupted`).
+    ///
+    /// ```swift
+    /// let report = OperatorContract.verify("doubled", inputs: [1, 2, 3],
+    ///     signal: { (signal: Signal<Int, ContractError>) in signal.map { $0 * 2 } },
+    ///     producer: { (producer: SignalProducer<Int, ContractError>) in producer.map { $0 * 2 } })
+    /// ```
+    public static func verify<Input: Sendable, Output, OutputError>(
+        _ name: String,
+        inputs: [Input],
+        options: ContractOptions = .default,
+        signal: @escaping @Sendable (Signal<Input, ContractError>) -> Signal<Output, OutputError>,
+        producer: @escaping @Sendable (SignalProducer<Input, ContractError>) -> SignalProducer<Output, OutputError>
+    ) -> ContractReport {
+        let signalRun = ContractRunner(
+            name: "\(name) (signal)",
+            subject: ContractSubject(build: .signal { input, _ in signal(input) }),
+            options: options,
+            values: inputs,
+            error: ContractError(code: 1)
+        ).runComparingForms()
+        let producerRun = ContractRunner(
+            name: "\(name) (producer)",
+            subject: ContractSubject(build: .producer { input, _ in producer(input) }),
+            options: options,
+            values: inputs,
+            error: ContractError(code: 1)
+        ).runComparingForms()
+        var violations = signalRun.report.violations + producerRun.report.violations
+        for scenario in producerRun.report.scenarios {
+            guard let fromSignal = signalRun.serialOutputs[scenario],
+                  let fromProducer = producerRun.serialOutputs[scenario],
+                  fromSignal != fromProducer
+            else { continue }
+            violations.append(ContractViolation(
+                clause: .p3,
+                scenario: scenario,
+                explanation: "the signal form delivered \(fromSignal), the producer form \(fromProducer)",
+                trace: []
+            ))
+        }
+        return ContractReport(
+            subject: name,
+            clausesChecked: signalRun.report.clausesChecked + producerRun.report.clausesChecked + [.p3],
+            scenarios: signalRun.report.scenarios.map { "signal: \($0)" } + producerRun.report.scenarios.map { "producer: \($0)" },
+            violations: violations
+        )
+    }
+}
