@@ -1,0 +1,224 @@
+import Rivulet
+import RivuletContracts
+import Testing
+
+private let booleans = [true, false, false, true]
+
+extension BuiltInOperators {
+    /// Combining operators (api-surface 2.4, and the Boolean combinations of 2.2). Each is checked
+    /// as a unary operator of the kit's input, with the other operands fixed:
+    /// - on signals, by `fixingOperand`: a hot operand that has already sent its values and
+    ///   completed by the time the kit sends (`Signal.never` where the operator must not end early);
+    /// - on producers, by a synchronous producer (`SignalProducer(value:)`), which each start of
+    ///   the combination starts afresh.
+    static let combining: [BuiltInOperator] = [
+        // The other side has sent "a" and completed: every input value makes a pair.
+        BuiltInOperator(
+            "combineLatest(with:)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: ["a"], failing: ContractError.self) { signal.combineLatest(with: $0) }
+            },
+            producer: .producer { $0.combineLatest(with: SignalProducer<String, ContractError>(value: "a")) }
+        ),
+        BuiltInOperator(
+            "combineLatest(_:_:)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: ["a"], failing: ContractError.self) { Signal.combineLatest(signal, $0) }
+            },
+            producer: .producer { SignalProducer.combineLatest($0, SignalProducer<String, ContractError>(value: "a")) }
+        ),
+        BuiltInOperator(
+            "combineLatest(_:_:_:)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: ["a"], failing: ContractError.self) { strings in
+                    fixingOperand(sending: [true], failing: ContractError.self) { flags in
+                        Signal.combineLatest(signal, strings, flags)
+                    }
+                }
+            },
+            producer: .producer { producer in
+                SignalProducer.combineLatest(
+                    producer,
+                    SignalProducer<String, ContractError>(value: "a"),
+                    SignalProducer<Bool, ContractError>(value: true)
+                )
+            }
+        ),
+        BuiltInOperator(
+            "combineLatest(_ sequence:)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: [10], failing: ContractError.self) { Signal.combineLatest([signal, $0]) }
+            },
+            producer: .producer { SignalProducer.combineLatest([$0, SignalProducer(value: 10)]) }
+        ),
+        BuiltInOperator(
+            "combineLatest(_:emptySentinel:)", .combining,
+            producer: .producer { SignalProducer.combineLatest([$0, SignalProducer(value: 10)], emptySentinel: [0]) }
+        ),
+        // The other side has sent three values and completed: the third input value makes the
+        // last pair, and the output completes before its input does.
+        BuiltInOperator(
+            "zip(with:)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: ["a", "b", "c"], failing: ContractError.self) { signal.zip(with: $0) }
+            },
+            producer: .producer { $0.zip(with: SignalProducer<String, ContractError>(values: ["a", "b", "c"])) }
+        ),
+        BuiltInOperator(
+            "zip(_:_:)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: ["a", "b", "c"], failing: ContractError.self) { Signal.zip(signal, $0) }
+            },
+            producer: .producer { SignalProducer.zip($0, SignalProducer<String, ContractError>(values: ["a", "b", "c"])) }
+        ),
+        BuiltInOperator(
+            "zip(_:_:_:)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: ["a", "b", "c"], failing: ContractError.self) { strings in
+                    fixingOperand(sending: [true, false, true], failing: ContractError.self) { flags in
+                        Signal.zip(signal, strings, flags)
+                    }
+                }
+            },
+            producer: .producer { producer in
+                SignalProducer.zip(
+                    producer,
+                    SignalProducer<String, ContractError>(values: ["a", "b", "c"]),
+                    SignalProducer<Bool, ContractError>(values: [true, false, true])
+                )
+            }
+        ),
+        BuiltInOperator(
+            "zip(_ sequence:)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: [10, 20, 30], failing: ContractError.self) { Signal.zip([signal, $0]) }
+            },
+            producer: .producer { SignalProducer.zip([$0, SignalProducer(values: [10, 20, 30])]) }
+        ),
+        BuiltInOperator(
+            "zip(_:emptySentinel:)", .combining,
+            producer: .producer { SignalProducer.zip([$0, SignalProducer(values: [10, 20, 30])], emptySentinel: [0]) }
+        ),
+        // merge ends when all its operands have ended, and an operand's interruption counts as
+        // its completion (E4's flattening exception). On signals the other side has completed
+        // without a value: the output ends with the kit's input. On producers it sends 10 (or 10
+        // and 20) and completes, on each start.
+        BuiltInOperator(
+            "merge(with:)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: [Int](), failing: ContractError.self) { signal.merge(with: $0) }
+            },
+            producer: .producer { $0.merge(with: SignalProducer(value: 10)) },
+            knownIssues: [
+                .signal: [.operandInterruptionIsCompletion],
+                .producer: [.operandInterruptionIsCompletion, .disposalDuringStartIsLost],
+            ]
+        ),
+        BuiltInOperator(
+            "merge(_ sequence:)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: [Int](), failing: ContractError.self) { Signal.merge([signal, $0]) }
+            },
+            producer: .producer { SignalProducer.merge([$0, SignalProducer(value: 10)]) },
+            knownIssues: [
+                .signal: [.operandInterruptionIsCompletion],
+                .producer: [.operandInterruptionIsCompletion, .disposalDuringStartIsLost],
+            ]
+        ),
+        BuiltInOperator(
+            "merge(_:...)", .combining,
+            signal: .signal { signal in
+                fixingOperand(sending: [Int](), failing: ContractError.self) { first in
+                    fixingOperand(sending: [Int](), failing: ContractError.self) { Signal.merge(signal, first, $0) }
+                }
+            },
+            producer: .producer { SignalProducer.merge($0, SignalProducer(value: 10), SignalProducer(value: 20)) },
+            knownIssues: [
+                .signal: [.operandInterruptionIsCompletion],
+                .producer: [.operandInterruptionIsCompletion, .disposalDuringStartIsLost, .reentrantSendDuringStart],
+            ]
+        ),
+        // concat, prefix and then exist on producers only.
+        BuiltInOperator(
+            "concat(_:)", .combining,
+            producer: .producer { $0.concat(SignalProducer(values: [10, 20])) },
+            knownIssues: [.producer: [.operandInterruptionIsCompletion]]
+        ),
+        BuiltInOperator(
+            "concat(value:)", .combining,
+            producer: .producer { $0.concat(value: 10) },
+            knownIssues: [.producer: [.operandInterruptionIsCompletion]]
+        ),
+        // Completes into a failure by design; the input's own failure must still pass.
+        BuiltInOperator(
+            "concat(error:)", .combining,
+            producer: .producer { $0.concat(error: ContractError(code: 9)) },
+            knownIssues: [.producer: [.operandInterruptionIsCompletion]]
+        ),
+        BuiltInOperator(
+            "prefix(_:)", .combining,
+            producer: .producer { $0.prefix(SignalProducer(values: [10, 20])) },
+            knownIssues: [
+                .producer: [.operandInterruptionIsCompletion, .disposalDuringStartIsLost],
+            ]
+        ),
+        BuiltInOperator(
+            "prefix(value:)", .combining,
+            producer: .producer { $0.prefix(value: 0) },
+            knownIssues: [
+                .producer: [.operandInterruptionIsCompletion, .disposalDuringStartIsLost],
+            ]
+        ),
+        BuiltInOperator(
+            "then(_:)", .combining,
+            producer: .producer { $0.then(SignalProducer<String, ContractError>(value: "done")) }
+        ),
+        BuiltInOperator(
+            "then(_:) infallible replacement", .combining,
+            producer: .producer { $0.then(SignalProducer<String, Never>(value: "done")) }
+        ),
+        BuiltInOperator(
+            "then(_:) infallible input", .combining,
+            producer: .infallibleProducer(inputs: [1, 2, 3, 4]) {
+                $0.then(SignalProducer<String, ContractError>(value: "done"))
+            }
+        ),
+        // Boolean combinations: the other side has sent one Boolean and completed.
+        BuiltInOperator(
+            "and(_:)", .combining,
+            signal: .signal(inputs: booleans) { signal in
+                fixingOperand(sending: [true], failing: ContractError.self) { signal.and($0) }
+            },
+            producer: .producer(inputs: booleans) { $0.and(SignalProducer(value: true)) }
+        ),
+        BuiltInOperator(
+            "or(_:)", .combining,
+            signal: .signal(inputs: booleans) { signal in
+                fixingOperand(sending: [false], failing: ContractError.self) { signal.or($0) }
+            },
+            producer: .producer(inputs: booleans) { $0.or(SignalProducer(value: false)) }
+        ),
+        BuiltInOperator(
+            "all(_:)", .combining,
+            signal: .signal(inputs: booleans) { signal in
+                fixingOperand(sending: [true], failing: ContractError.self) { Signal.all([signal, $0]) }
+            },
+            producer: .producer(inputs: booleans) { SignalProducer.all([$0, SignalProducer(value: true)]) }
+        ),
+        BuiltInOperator(
+            "any(_:)", .combining,
+            signal: .signal(inputs: booleans) { signal in
+                fixingOperand(sending: [false], failing: ContractError.self) { Signal.any([signal, $0]) }
+            },
+            producer: .producer(inputs: booleans) { SignalProducer.any([$0, SignalProducer(value: false)]) }
+        ),
+    ]
+}
+
+@Suite("Contract kit: combining operators")
+struct CombiningOperatorsContractTests {
+    @Test(arguments: BuiltInOperators.combining.flatMap(\.cases))
+    func keepsTheContracts(_ operatorCase: OperatorCase) {
+        operatorCase.expectConforming()
+    }
+}
