@@ -15,7 +15,7 @@ struct SerialInbox<Input>: Sendable {
         core = SignalCore(resources: nil)
         // A values observer: the input reaches `handle` without being reloaded from a wrapping
         // event (which defeats store forwarding, see `Signal.Observer.sink`).
-        _ = core.observe(values: handle)
+        core.observeValuesUntilEnd(handle)
     }
 
     /// Handles `input` after every input sent before it.

@@ -241,11 +241,14 @@ struct DeliveryState<Value, Error: Swift.Error> {
         return true
     }
 
-    /// Detaches `attachment` (already marked detached, so it receives nothing more), at once if
-    /// no turn is held, otherwise by the owner between two events.
+    /// Detaches the observer that `handle` identifies: marks it detached at once (it receives
+    /// nothing more, even within the current event), and removes it now if no turn is held,
+    /// otherwise has the owner remove it between two events.
     @inlinable
-    mutating func remove(_ attachment: Attachment, owner: TurnOwner) -> Turn {
+    mutating func remove(handle: UInt, owner: TurnOwner) -> Turn {
         var turn = Turn(event: nil)
+        guard let attachment = attachment(detachedBy: handle) else { return turn }
+        attachment.markDetached()
         if owner != .none {
             pendingChanges.append(.detach(attachment))
             return turn
@@ -254,6 +257,16 @@ struct DeliveryState<Value, Error: Swift.Error> {
         turn.released.append(removed)
         disposeSilentlyIfAbandoned(into: &turn)
         return turn
+    }
+
+    /// The attached observer, or the one waiting to be attached, that `handle` detaches.
+    @inlinable
+    func attachment(detachedBy handle: UInt) -> Attachment? {
+        if let attached = observers.first(detachedBy: handle) { return attached }
+        for case let .attach(attachment) in pendingChanges where attachment.isDetached(by: handle) {
+            return attachment
+        }
+        return nil
     }
 
     /// Applies the observer changes requested during the turn; called by the owner between events.

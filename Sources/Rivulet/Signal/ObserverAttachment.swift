@@ -1,107 +1,129 @@
 import Synchronization
 
-/// One observer attached to one signal. It is also the `Disposable` that detaches it.
+/// One observer attached to one signal, owned by the signal's observer list.
 ///
-/// It holds its signal's core strongly: an observed signal stays alive (S4). The cycle
-/// core → observers → attachment → core is broken when the observer is detached or the signal
-/// terminates.
+/// The user holds the `ObservationHandle` instead, never this object: once the signal drops the
+/// attachment (the observer is detached, or the signal terminates), the observer's closure and
+/// everything it captures are released, whoever still keeps the disposable (S5). A disposable kept
+/// in a bag by the very object the closure captures is therefore no retain cycle.
 @usableFromInline
-final class ObserverAttachment<Value, Error: Swift.Error>: Disposable, @unchecked Sendable {
-    // @unchecked Sendable: the closures are called only by the thread holding the signal's
-    // delivery turn (claimed through `SignalStorage`'s turn word), so never concurrently, and
-    // cleared only once no turn can reach the attachment any more (after the storage's lock took
-    // it out of the observer list); `signal` is atomic.
+final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
+    // @unchecked Sendable: the closures are immutable and only called by the thread holding the
+    // signal's delivery turn (claimed through `SignalStorage`'s turn word), so never
+    // concurrently; `handle` is atomic.
 
     /// What an observer made from a closure runs for every event: the closure alone, with no
     /// `Observer` object around it.
-    @usableFromInline @exclusivity(unchecked) var eventAction: Signal<Value, Error>.Observer.Action?
+    @usableFromInline let eventAction: Signal<Value, Error>.Observer.Action?
     /// What `observeValues` runs for each value: the user's closure itself, with no wrapping
     /// closure to allocate and to call through. Exactly one of the two is set.
     ///
-    /// Two optional stored closures rather than an enum of either: a stored closure is called
-    /// without retaining its context, while an enum's payload is copied, and retained, per event.
-    @usableFromInline @exclusivity(unchecked) var valueAction: ((Value) -> Void)?
-    /// The signal's storage, retained by hand, until the observer is detached; 0 afterwards.
+    /// Two optional stored closures rather than an enum of either, and both `let`: a closure
+    /// stored in a `let` is called without retaining its context, while one loaded from a `var`
+    /// or an enum's payload is copied, and retained, per event.
+    @usableFromInline let valueAction: ((Value) -> Void)?
+    /// The handle that detaches this observer, retained by hand (`internalHandle` for observers
+    /// nobody can detach), with the lowest bit set once detached: from then on the observer is
+    /// skipped, even within the event being delivered.
     ///
-    /// One atomic word serves as both the way back to the signal and the "detached" flag (an
-    /// attachment of 56 bytes rather than 57, which the allocator would round up to 80). Once it
-    /// is 0 the observer is skipped, even within the event being delivered.
-    @usableFromInline let signal: Atomic<UInt>
+    /// Retaining the handle keeps its address from being reused while this observer is attached
+    /// (the address is how a disposal finds it), and keeps an observed signal alive (S4): the
+    /// handle holds the signal's storage. The cycle storage → observers → attachment → handle →
+    /// storage is broken when the observer is detached or the signal terminates.
+    @usableFromInline let handle: Atomic<UInt>
+
+    /// The handle of an observer that only the signal's end removes (producer starts, inboxes).
+    @inlinable
+    static var internalHandle: UInt { 2 }
 
     @inlinable
-    init(action: @escaping Signal<Value, Error>.Observer.Action, core: SignalCore<Value, Error>) {
+    init(action: @escaping Signal<Value, Error>.Observer.Action, handle: ObservationHandle<Value, Error>?) {
         eventAction = action
         valueAction = nil
-        signal = Atomic(Self.retainedBits(of: core))
+        self.handle = Atomic(Self.retainedBits(of: handle))
     }
 
     @inlinable
-    init(values action: @escaping (Value) -> Void, core: SignalCore<Value, Error>) {
+    init(values action: @escaping (Value) -> Void, handle: ObservationHandle<Value, Error>?) {
         eventAction = nil
         valueAction = action
-        signal = Atomic(Self.retainedBits(of: core))
+        self.handle = Atomic(Self.retainedBits(of: handle))
     }
 
     @inlinable
-    static func retainedBits(of core: SignalCore<Value, Error>) -> UInt {
-        UInt(bitPattern: Unmanaged.passRetained(core.storage).toOpaque())
+    static func retainedBits(of handle: ObservationHandle<Value, Error>?) -> UInt {
+        guard let handle else { return internalHandle }
+        return UInt(bitPattern: Unmanaged.passRetained(handle).toOpaque())
     }
 
     deinit {
-        Self.release(signal.load(ordering: .acquiring))
+        let bits = handle.load(ordering: .acquiring) & ~1
+        if bits != Self.internalHandle, let pointer = UnsafeRawPointer(bitPattern: bits) {
+            Unmanaged<ObservationHandle<Value, Error>>.fromOpaque(pointer).release()
+        }
     }
 
-    @usableFromInline
-    var isDisposed: Bool { signal.load(ordering: .acquiring) == 0 }
+    /// Whether this observer is the one the handle at `handleAddress` detaches.
+    @inlinable
+    func isDetached(by handleAddress: UInt) -> Bool {
+        handle.load(ordering: .relaxed) & ~1 == handleAddress
+    }
 
     /// Delivers `event` unless the observer has been detached.
     @inlinable
     func deliver(_ event: Signal<Value, Error>.Event) {
-        guard signal.load(ordering: .acquiring) != 0 else { return }
+        guard handle.load(ordering: .acquiring) & 1 == 0 else { return }
         // Optional chaining borrows the stored closures instead of copying them.
         if eventAction?(event) == nil, case let .value(value) = event {
             valueAction?(value)
         }
     }
 
-    /// Lets go of the observer's closure, and of everything it captures, once it can never run
-    /// again: after the terminal event, or once detached (S5). Whoever holds the disposable keeps
-    /// only this small object. Called with no lock held (O7), by the thread that took the
-    /// attachment out of the observer list.
-    @inlinable
-    func releaseActions() {
-        eventAction = nil
-        valueAction = nil
-    }
-
-    /// After the terminal event: detached, and the closure released (S5).
-    @inlinable
-    func endAfterTermination() {
-        markDetached()
-        releaseActions()
-    }
-
-    /// Marks the observer detached without telling the signal (which never added it).
+    /// Marks the observer detached: it receives nothing more, even within the current event.
+    /// Called under the signal's lock, the only place that changes `handle`.
     @inlinable
     func markDetached() {
-        Self.release(signal.exchange(0, ordering: .acquiringAndReleasing))
+        handle.store(handle.load(ordering: .relaxed) | 1, ordering: .releasing)
     }
+}
+
+/// What `observe` returns: disposing of it detaches the observer.
+///
+/// It keeps the signal's storage (so that it can find the observer), never the observer itself:
+/// see `ObserverAttachment`. Dropping it without disposing of it leaves the observer attached
+/// (the attachment keeps the handle until then).
+@usableFromInline
+final class ObservationHandle<Value, Error: Swift.Error>: Disposable, Sendable {
+    /// The signal's storage, retained by hand, until disposed of; 0 afterwards. One atomic word
+    /// is both the way to the signal and the "disposed" flag.
+    @usableFromInline let signal: Atomic<UInt>
+
+    @inlinable
+    init(core: SignalCore<Value, Error>) {
+        signal = Atomic(UInt(bitPattern: Unmanaged.passRetained(core.storage).toOpaque()))
+    }
+
+    deinit {
+        _ = Self.takeStorage(signal.load(ordering: .acquiring))
+    }
+
+    /// The address by which the signal finds the observer to detach (see `ObserverAttachment.handle`).
+    @inlinable
+    var address: UInt { UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) }
+
+    @usableFromInline
+    var isDisposed: Bool { signal.load(ordering: .acquiring) == 0 }
 
     @usableFromInline
     func dispose() {
         let bits = signal.exchange(0, ordering: .acquiringAndReleasing)
         guard let storage = Self.takeStorage(bits) else { return }
-        SignalCore(storage: storage).detach(self)
+        SignalCore(storage: storage).detach(handle: address)
     }
 
     @inlinable
     static func takeStorage(_ bits: UInt) -> SignalStorage<Value, Error>? {
         guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
         return Unmanaged<SignalStorage<Value, Error>>.fromOpaque(pointer).takeRetainedValue()
-    }
-
-    @inlinable
-    static func release(_ bits: UInt) {
-        _ = takeStorage(bits)
     }
 }

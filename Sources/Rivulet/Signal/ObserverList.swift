@@ -46,6 +46,14 @@ struct ObserverList<Value, Error: Swift.Error> {
         return rest.remove(at: index)
     }
 
+    /// The observer that `handle` detaches, if it is in the list.
+    @inlinable
+    func first(detachedBy handle: UInt) -> Attachment? {
+        guard let head = first else { return nil }
+        if head._withUnsafeGuaranteedRef({ $0.isDetached(by: handle) }) { return head.takeUnretainedValue() }
+        return rest.first { $0.isDetached(by: handle) }
+    }
+
     /// Empties the list and returns its observers, in order.
     @inlinable
     mutating func removeAll() -> ContiguousArray<Attachment> {

@@ -36,11 +36,26 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         if case .value = event, storage.claimTurnIfIdle(thread) {
             storage.deliverAsTurnOwner(event)
             if storage.releaseTurnIfUncontended(thread) { return }
-            var turn = State.Turn(event: nil)
-            let action = storage.withTurnLock { $0.nextStep(on: thread, owner: &$1, turn: &turn) }
-            runTurn(action, on: thread, turn: &turn)
+            finishTurn(on: thread)
             return
         }
+        sendTakingTheLock(event, on: thread)
+    }
+
+    /// The turn's owner was asked for attention while it delivered (a waiter, a queued event, an
+    /// observer change): carry on under the lock. Out of line, like `sendTakingTheLock`, so that
+    /// the uncontended path stays small enough to inline.
+    @inlinable @inline(never)
+    func finishTurn(on thread: ThreadID) {
+        var turn = State.Turn(event: nil)
+        let action = storage.withTurnLock { $0.nextStep(on: thread, owner: &$1, turn: &turn) }
+        runTurn(action, on: thread, turn: &turn)
+    }
+
+    /// Sends `event` through the lock: a terminal event, or a value while the turn is held or the
+    /// signal needs the slow path.
+    @inlinable @inline(never)
+    func sendTakingTheLock(_ event: Event, on thread: ThreadID) {
         var turn = State.Turn(event: event)
         var action = storage.withTurnLock { $0.send(on: thread, owner: &$1, turn: &turn) }
         if turn.refusedAfterCompletionOrFailure, !event.isInterruption {
@@ -79,12 +94,6 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                     index += 1
                 }
                 // S5: release the observers after the terminal event, then dispose of resources.
-                // A disposable the user keeps must not keep the closure alive either.
-                index = observers.startIndex
-                while index < observers.endIndex {
-                    observers[index].endAfterTermination()
-                    index += 1
-                }
                 turn.event = nil
                 turn.observers = nil
                 Self.releaseOutsideLock(&turn)
@@ -102,15 +111,9 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// observers, discarded events, and resources to dispose of.
     @inlinable
     static func releaseOutsideLock(_ turn: inout State.Turn) {
-        if !turn.released.isEmpty {
-            for attachment in turn.released { attachment.releaseActions() }
-            turn.released = []
-        }
+        if !turn.released.isEmpty { turn.released = [] }
         if !turn.discardedEvents.isEmpty { turn.discardedEvents = [] }
-        if !turn.appliedChanges.isEmpty {
-            for case let .detach(attachment) in turn.appliedChanges { attachment.releaseActions() }
-            turn.appliedChanges = []
-        }
+        if !turn.appliedChanges.isEmpty { turn.appliedChanges = [] }
         if let resources = turn.resources {
             turn.resources = nil
             resources.dispose()
@@ -134,33 +137,50 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// `interrupted` at once (S3).
     @inlinable
     func observe(action: @escaping Signal<Value, Error>.Observer.Action) -> Disposable? {
-        guard let attachment = attach(ObserverAttachment(action: action, core: self)) else {
+        let handle = ObservationHandle(core: self)
+        guard attach(ObserverAttachment(action: action, handle: handle)) else {
             action(.interrupted)
             return nil
         }
-        return attachment
+        return handle
     }
 
     /// Attaches an observer that runs `action` for each value; returns `nil` if the signal has
     /// terminated (a values-only observer has nothing to run for `interrupted`).
     @inlinable
     func observe(values action: @escaping (Value) -> Void) -> Disposable? {
-        attach(ObserverAttachment(values: action, core: self))
+        let handle = ObservationHandle(core: self)
+        return attach(ObserverAttachment(values: action, handle: handle)) ? handle : nil
     }
 
+    /// Attaches an observer that stays until the signal ends: no handle, no allocation for one
+    /// (a producer's start, an inbox). Runs `action` with `interrupted` if the signal has terminated.
     @inlinable
-    func attach(_ attachment: ObserverAttachment<Value, Error>) -> ObserverAttachment<Value, Error>? {
-        guard storage.withTurnLock({ $0.add(attachment, owner: $1) }) else {
-            attachment.markDetached()
-            return nil
+    func observeUntilEnd(_ observer: Signal<Value, Error>.Observer) {
+        let action = observer.inputOf == nil ? observer.action : observer.sink
+        if !attach(ObserverAttachment(action: action, handle: nil)) {
+            action(.interrupted)
         }
-        return attachment
     }
 
+    /// `observeUntilEnd` for a values-only observer.
     @inlinable
-    func detach(_ attachment: ObserverAttachment<Value, Error>) {
-        var removal = storage.withTurnLock { $0.remove(attachment, owner: $1) }
-        // The attachment and any discarded events are released here, after the lock.
+    func observeValuesUntilEnd(_ action: @escaping (Value) -> Void) {
+        _ = attach(ObserverAttachment(values: action, handle: nil))
+    }
+
+    /// Adds `attachment` unless the signal has terminated.
+    @inlinable
+    func attach(_ attachment: ObserverAttachment<Value, Error>) -> Bool {
+        storage.withTurnLock { $0.add(attachment, owner: $1) }
+    }
+
+    /// Detaches the observer that `handle` identifies, if it is still attached.
+    @inlinable
+    func detach(handle: UInt) {
+        var removal = storage.withTurnLock { $0.remove(handle: handle, owner: $1) }
+        // The attachment (with the observer's closure) and any discarded events are released
+        // here, after the lock (O7).
         Self.releaseOutsideLock(&removal)
     }
 

@@ -34,12 +34,7 @@ extension TurnLockStorage {
         // holders' `inout` access in `withTurnLock`. The fields read here are written only by
         // the turn's owner, so the real memory accesses never race.
         withUnsafeMutablePointerToHeader { state in
-            guard let first = state.pointee.observers.first else {
-                // Nobody to deliver to. After a completion or failure, that makes this value a
-                // sender's bug, dropped here (the fast path skips `DeliveryState.send`).
-                if state.pointee.hasCompletedOrFailed { SignalAudit.eventDroppedAfterTerminal(event, by: self) }
-                return
-            }
+            guard let first = state.pointee.observers.first else { return }
             first._withUnsafeGuaranteedRef { $0.deliver(event) }
             if state.pointee.observers.rest.isEmpty { return }
             state.pointee.observers.rest.withUnsafeBufferPointer { ObserverList.deliver(event, toEach: $0) }

@@ -29,7 +29,7 @@ extension SignalProducer {
         // runs for each start.
         let resources = CompositeDisposable()
         let core = SignalCore<Value, Error>(resources: resources)
-        _ = core.observe(observer)
+        core.observeUntilEnd(observer)
         core.signalDidDeinitialize()
         startInstance({ event in core.send(event) }, Lifetime(resources))
         return ProducerInterrupter(core: core)

@@ -47,7 +47,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
         self = .fused({ downstream, lifetime in
             // A signal core serializes the handler's sends before they reach the operator chain.
             let core = SignalCore<Value, Error>(resources: nil)
-            _ = core.observe(Signal.Observer(downstream))
+            core.observeUntilEnd(Signal.Observer(downstream))
             let input = Signal<Value, Error>.Observer(core: core)
             // When the start ends, nothing the handler still sends may reach the chain.
             lifetime.observeEnded { core.send(.interrupted) }
