@@ -14,6 +14,15 @@ public struct ContractOptions: Sendable {
     /// through (E2, E3); every other check stays.
     public var handlesFailure: Bool
 
+    /// Set for a subject whose input is one of several inputs, or an inner stream, that it
+    /// flattens (`merge`, `concat`, `prefix`): by E4's flattening rule, the input's interruption
+    /// ends only that input, so the output need not be interrupted: it goes on with the others.
+    public var inputInterruptionEndsOnlyTheInput: Bool
+
+    /// Set for a producer operator that shares one start of its source among all its starts by
+    /// design (`replayLazily`): P2 (each start is independent) is then not required.
+    public var sharesStarts: Bool
+
     /// How many threads send at once in the concurrent scenarios.
     public var senderThreads: Int
 
@@ -23,6 +32,8 @@ public struct ContractOptions: Sendable {
     public init(
         deadline: Double = 5,
         handlesFailure: Bool = false,
+        inputInterruptionEndsOnlyTheInput: Bool = false,
+        sharesStarts: Bool = false,
         senderThreads: Int = 3,
         settleTime: Double = 3_600
     ) {
@@ -31,6 +42,8 @@ public struct ContractOptions: Sendable {
         precondition(settleTime >= 0, "RivuletContracts: the settle time cannot be negative")
         self.deadline = deadline
         self.handlesFailure = handlesFailure
+        self.inputInterruptionEndsOnlyTheInput = inputInterruptionEndsOnlyTheInput
+        self.sharesStarts = sharesStarts
         self.senderThreads = senderThreads
         self.settleTime = settleTime
     }

@@ -35,7 +35,7 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
                 break
             }
         }
-        if subject.isProducer, !violations.contains(where: { $0.clause == .o6 || $0.clause == .o7 }) {
+        if subject.isProducer, !options.sharesStarts, !violations.contains(where: { $0.clause == .o6 || $0.clause == .o7 }) {
             names.append("two starts")
             violations += TwoStartsCheck(subject: subject, options: options, values: values).run()
         }
@@ -46,7 +46,8 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     var clausesChecked: [ContractClause] {
         var clauses: [ContractClause] = [.e1, .e4, .e5, .e6, .e7, .s5, .o3, .o5, .o6, .o7]
         if error != nil, !options.handlesFailure { clauses += [.e2, .e3] }
-        clauses += subject.isProducer ? [.p1, .p2, .p4] : [.s3, .s4]
+        clauses += subject.isProducer ? [.p1, .p4] : [.s3, .s4]
+        if subject.isProducer, !options.sharesStarts { clauses.append(.p2) }
         return clauses
     }
 
@@ -63,7 +64,8 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         }
         // A failure or interruption that did not arrive at once may still arrive: wait for it,
         // to tell late (O3) from never (E2, E4).
-        if run.terminalChecks.contains(where: { $0.before == .open && $0.after == .open && $0.input != .completed }) {
+        let owed: Set<ScenarioRecorder.OutputEnd> = options.handlesFailure ? [.interrupted] : [.interrupted, .failed]
+        if run.terminalChecks.contains(where: { $0.before == .open && $0.after == .open && owed.contains($0.input) }) {
             _ = wait(upTo: options.deadline) { run.recorder.outputEnd != .open }
         }
         let endAfterWaiting = run.recorder.outputEnd
@@ -117,6 +119,9 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
             case (.open, .open):
                 return (.e2, "the input failed, but the output never failed: the failure was swallowed")
             }
+        case .interrupted where options.inputInterruptionEndsOnlyTheInput:
+            // The output goes on with its other inputs, which may end it any way they like.
+            return nil
         case .interrupted:
             switch (check.after, eventually) {
             case (.interrupted, _): return nil
@@ -135,8 +140,23 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     /// Runs the inputs as the input delivered them, serially on one thread, and compares the
     /// output: concurrent or re-entrant sends must give the same result (E5, E6).
     func replayMismatch(of run: ScenarioRun<Input, InputError, Output, OutputError>) -> ContractViolation? {
+        // A value sent from inside the observer while the subject was still starting lands among
+        // the start's own events, where a replay after the start cannot put it.
+        guard !run.reenteredDuringSetup else { return nil }
+        // A value sent from inside the observer while the scheduler runs is handled by that same
+        // run of the scheduler, which no serial replay can reproduce.
+        if subject.usesScheduler, run.scenario.reentrantValue != nil { return nil }
         let delivered = run.input.delivered
-        let replay = Scenario<Input, InputError>(name: "replay", steps: delivered.map { .send($0) })
+        // The replay runs a time-shifting subject's scheduler where the scenario ran it.
+        let settlePoints = run.settlePoints
+        var steps: [Scenario<Input, InputError>.Step] = []
+        for (index, event) in delivered.enumerated() {
+            steps += Array(repeating: .settle, count: settlePoints.filter { $0 == index }.count)
+            steps.append(.send(event))
+        }
+        steps += Array(repeating: .settle, count: settlePoints.filter { $0 >= delivered.count }.count)
+        var replay = Scenario<Input, InputError>(name: "replay", steps: steps)
+        replay.settlesOnlyWhenTold = true
         let replayRun = ScenarioRun(replay, subject: subject, options: options)
         guard runOnNewThread(deadline: options.deadline, { replayRun.runSteps() }),
               runOnNewThread(deadline: options.deadline, { replayRun.finish() })

@@ -11,6 +11,8 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
         case concurrently([[Event]])
         /// The kit disposes of its observation (signals) or its start (producers).
         case dispose
+        /// The kit runs the actions due on a time-shifting subject's scheduler.
+        case settle
     }
 
     let name: String
@@ -24,6 +26,9 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
     /// The re-entrant send or the disposal comes from inside the operator's probed closure
     /// rather than from inside the observer.
     var actsFromUserCode = false
+    /// The scheduler runs only at `settle` steps, not after every send (a replay, which runs it
+    /// where the scenario it replays did).
+    var settlesOnlyWhenTold = false
 
     var hasConcurrentStep: Bool {
         steps.contains { if case .concurrently = $0 { true } else { false } }

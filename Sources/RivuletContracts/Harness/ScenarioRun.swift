@@ -23,6 +23,8 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         var didReenter = false
         var didDisposeFromInside = false
         var userCodeCalls = 0
+        var settlePoints: [Int] = []
+        var reenteredDuringSetup = false
         var terminalChecks: [TerminalCheck] = []
         var endAfterSettling = ScenarioRecorder.OutputEnd.open
         weak var token: ObserverToken?
@@ -62,6 +64,8 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
                 sendConcurrently(lists)
             case .dispose:
                 recorder.kitCall(.action, "dispose") { disposeSubject(fromInside: false) }
+            case .settle:
+                settleNow()
             }
         }
     }
@@ -94,8 +98,14 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
             if input.startCount > 0 {
                 recorder.violation(.p1, "applying the operator started its source before the producer was started")
             }
-            let start = recorder.kitCall(.action, "start") { producer.start(observer) }
-            wiring.withLock { $0.observation = start }
+            // The start's interrupter is known before any event flows, so the observer can
+            // dispose of the start even while it is starting.
+            recorder.kitCall(.action, "start") {
+                producer.startWithSignal { signal, interrupter in
+                    wiring.withLock { $0.observation = interrupter }
+                    signal.observe(observer)
+                }
+            }
             settleNow()
         }
     }
@@ -128,6 +138,10 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
             defer { state.didReenter = true }
             return !state.didReenter
         }) {
+            let phase = recorder.phase
+            if phase.hasPrefix("doing start") || phase.hasPrefix("doing apply") || phase.hasPrefix("doing observe") {
+                wiring.withLock { $0.reenteredDuringSetup = true }
+            }
             recorder.kitCall(.input, "value(\(value)) from inside \(place)") { input.send(.value(value)) }
         }
         if scenario.disposesFromInside, wiring.withLock({ state -> Bool in
@@ -160,7 +174,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     private func send(_ event: Signal<Input, InputError>.Event) {
         let before = recorder.outputEnd
         recorder.kitCall(.input, event.contractDescription) { input.send(event) }
-        settleNow()
+        if !scenario.settlesOnlyWhenTold { settleNow() }
         guard event.isTerminating else { return }
         let check = TerminalCheck(
             input: event.contractEnd,
@@ -190,6 +204,8 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     /// Runs what a time-shifting subject has due now, as part of the kit's call.
     private func settleNow() {
         guard let scheduler else { return }
+        let delivered = input.delivered.count
+        wiring.withLock { $0.settlePoints.append(delivered) }
         recorder.kitCall(.action, "run the scheduler's due actions") { scheduler.advance() }
     }
 
@@ -269,4 +285,10 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     /// How the output stood once the scenario's scheduler had run on (before the kit disposed of
     /// anything): a time-shifting subject's late events have arrived by then.
     var endAfterSettling: ScenarioRecorder.OutputEnd { wiring.withLock { $0.endAfterSettling } }
+
+    /// How many inputs had been delivered each time the kit ran the scheduler.
+    var settlePoints: [Int] { wiring.withLock { $0.settlePoints } }
+
+    /// Whether the observer's re-entrant send happened while the subject was being set up.
+    var reenteredDuringSetup: Bool { wiring.withLock { $0.reenteredDuringSetup } }
 }

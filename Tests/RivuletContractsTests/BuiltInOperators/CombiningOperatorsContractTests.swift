@@ -105,69 +105,56 @@ extension BuiltInOperators {
         // and 20) and completes, on each start.
         BuiltInOperator(
             "merge(with:)", .combining,
+            options: flattenedOperand,
             signal: .signal { signal in
                 fixingOperand(sending: [Int](), failing: ContractError.self) { signal.merge(with: $0) }
             },
-            producer: .producer { $0.merge(with: SignalProducer(value: 10)) },
-            knownIssues: [
-                .signal: [.operandInterruptionIsCompletion],
-                .producer: [.operandInterruptionIsCompletion, .disposalDuringStartIsLost],
-            ]
+            producer: .producer { $0.merge(with: SignalProducer(value: 10)) }
         ),
         BuiltInOperator(
             "merge(_ sequence:)", .combining,
+            options: flattenedOperand,
             signal: .signal { signal in
                 fixingOperand(sending: [Int](), failing: ContractError.self) { Signal.merge([signal, $0]) }
             },
-            producer: .producer { SignalProducer.merge([$0, SignalProducer(value: 10)]) },
-            knownIssues: [
-                .signal: [.operandInterruptionIsCompletion],
-                .producer: [.operandInterruptionIsCompletion, .disposalDuringStartIsLost],
-            ]
+            producer: .producer { SignalProducer.merge([$0, SignalProducer(value: 10)]) }
         ),
         BuiltInOperator(
             "merge(_:...)", .combining,
+            options: flattenedOperand,
             signal: .signal { signal in
                 fixingOperand(sending: [Int](), failing: ContractError.self) { first in
                     fixingOperand(sending: [Int](), failing: ContractError.self) { Signal.merge(signal, first, $0) }
                 }
             },
-            producer: .producer { SignalProducer.merge($0, SignalProducer(value: 10), SignalProducer(value: 20)) },
-            knownIssues: [
-                .signal: [.operandInterruptionIsCompletion],
-                .producer: [.operandInterruptionIsCompletion, .disposalDuringStartIsLost, .reentrantSendDuringStart],
-            ]
+            producer: .producer { SignalProducer.merge($0, SignalProducer(value: 10), SignalProducer(value: 20)) }
         ),
         // concat, prefix and then exist on producers only.
         BuiltInOperator(
             "concat(_:)", .combining,
-            producer: .producer { $0.concat(SignalProducer(values: [10, 20])) },
-            knownIssues: [.producer: [.operandInterruptionIsCompletion]]
+            options: flattenedOperand,
+            producer: .producer { $0.concat(SignalProducer(values: [10, 20])) }
         ),
         BuiltInOperator(
             "concat(value:)", .combining,
-            producer: .producer { $0.concat(value: 10) },
-            knownIssues: [.producer: [.operandInterruptionIsCompletion]]
+            options: flattenedOperand,
+            producer: .producer { $0.concat(value: 10) }
         ),
         // Completes into a failure by design; the input's own failure must still pass.
         BuiltInOperator(
             "concat(error:)", .combining,
-            producer: .producer { $0.concat(error: ContractError(code: 9)) },
-            knownIssues: [.producer: [.operandInterruptionIsCompletion]]
+            options: flattenedOperand,
+            producer: .producer { $0.concat(error: ContractError(code: 9)) }
         ),
         BuiltInOperator(
             "prefix(_:)", .combining,
-            producer: .producer { $0.prefix(SignalProducer(values: [10, 20])) },
-            knownIssues: [
-                .producer: [.operandInterruptionIsCompletion, .disposalDuringStartIsLost],
-            ]
+            options: flattenedOperand,
+            producer: .producer { $0.prefix(SignalProducer(values: [10, 20])) }
         ),
         BuiltInOperator(
             "prefix(value:)", .combining,
-            producer: .producer { $0.prefix(value: 0) },
-            knownIssues: [
-                .producer: [.operandInterruptionIsCompletion, .disposalDuringStartIsLost],
-            ]
+            options: flattenedOperand,
+            producer: .producer { $0.prefix(value: 0) }
         ),
         BuiltInOperator(
             "then(_:)", .combining,
@@ -222,3 +209,8 @@ struct CombiningOperatorsContractTests {
         operatorCase.expectConforming()
     }
 }
+
+/// merge, concat and prefix treat each operand, the kit's input among them, as an inner stream
+/// they flatten: by E4's flattening rule its interruption ends only that operand (as documented in
+/// Merge.swift and Concat.swift, and in ReactiveSwift).
+private let flattenedOperand = ContractOptions(inputInterruptionEndsOnlyTheInput: true)

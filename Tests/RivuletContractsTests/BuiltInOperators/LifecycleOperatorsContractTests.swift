@@ -32,8 +32,9 @@ extension BuiltInOperators {
         ),
         BuiltInOperator(
             "replayLazily(upTo:)", .lifecycle,
-            producer: .producer { $0.replayLazily(upTo: 2) },
-            knownIssues: [.producer: [.sharedStart]]
+            // Shares one start of its source among its starts, by design.
+            options: ContractOptions(sharesStarts: true),
+            producer: .producer { $0.replayLazily(upTo: 2) }
         ),
         BuiltInOperator(
             "lift(_:) unary", .lifecycle,

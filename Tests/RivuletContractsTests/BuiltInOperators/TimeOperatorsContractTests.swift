@@ -23,11 +23,7 @@ extension BuiltInOperators {
         BuiltInOperator(
             "lazyMap(on:transform:)", .time,
             signal: .timedSignal(inputs: numbers) { $0.lazyMap(on: $1) { $0 * 2 } },
-            producer: .timedProducer(inputs: numbers) { $0.lazyMap(on: $1) { $0 * 2 } },
-            knownIssues: [
-                .signal: [.concurrentSendsSkipTheScheduler],
-                .producer: [.concurrentSendsSkipTheScheduler],
-            ]
+            producer: .timedProducer(inputs: numbers) { $0.lazyMap(on: $1) { $0 * 2 } }
         ),
         BuiltInOperator(
             "delay(_:on:)", .time,
@@ -37,11 +33,7 @@ extension BuiltInOperators {
         BuiltInOperator(
             "throttle(_:on:)", .time,
             signal: .timedSignal(inputs: numbers) { $0.throttle(1, on: $1) },
-            producer: .timedProducer(inputs: numbers) { $0.throttle(1, on: $1) },
-            knownIssues: [
-                .signal: [.concurrentSendsSkipTheScheduler],
-                .producer: [.concurrentSendsSkipTheScheduler],
-            ]
+            producer: .timedProducer(inputs: numbers) { $0.throttle(1, on: $1) }
         ),
         // The condition is fixed: false, so nothing is held back.
         BuiltInOperator(
