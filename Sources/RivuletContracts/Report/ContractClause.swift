@@ -43,7 +43,7 @@ public enum ContractClause: String, CaseIterable, Comparable, Hashable, Sendable
         case .o4: "operators switch exhaustively over events"
         case .o5: "no concurrency unless the operator takes a scheduler"
         case .o6: "an operator does not block"
-        case .o7: "no user code runs while an internal lock is held"
+        case .o7: "no user code runs while an internal lock is held, and user closures are released outside locks"
         }
     }
 
