@@ -69,23 +69,3 @@ func wait(upTo seconds: Double, until condition: () -> Bool) -> Bool {
     }
     return true
 }
-
-/// The same `withLock` as `Guarded`, on a pthread mutex (`NSLock`) instead of
-/// `Synchronization.Mutex`: Thread Sanitizer understands the former, and on Linux reports false
-/// races on `Mutex` under contention (as Rivulet's own `Locked` notes). The scheduler and
-/// property checks use it, since they race the kit's threads against the subject's on purpose.
-final class KitLock<State>: @unchecked Sendable {
-    // @unchecked Sendable: `state` is touched only while holding `lock`.
-    private let lock = NSLock()
-    private var state: State
-
-    init(_ state: State) {
-        self.state = state
-    }
-
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
-    }
-}

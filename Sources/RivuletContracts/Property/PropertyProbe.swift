@@ -38,7 +38,7 @@ final class PropertyProbe: Sendable {
         var lingersLeft = 0
     }
 
-    private let state = KitLock(State())
+    private let state = Guarded(State())
 
     // MARK: Threads and kit calls
 

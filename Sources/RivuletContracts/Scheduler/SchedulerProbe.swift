@@ -37,7 +37,7 @@ final class SchedulerProbe: Sendable {
         var latestDate: Date?
     }
 
-    private let state = KitLock(State())
+    private let state = Guarded(State())
     /// Whether the scheduler was declared to run actions synchronously inside `schedule`: then an
     /// action nested in another, or overlapping one scheduled from another thread, is by design.
     let isImmediate: Bool

@@ -33,7 +33,7 @@ final class SchedulerRun<S: Scheduler>: Sendable {
         var isStuck = false
     }
 
-    private let state = KitLock(State())
+    private let state = Guarded(State())
 
     init(_ scenario: String, scheduler: S, clock: SchedulerClock<S>, isImmediate: Bool, options: ContractOptions) {
         self.scenario = scenario
