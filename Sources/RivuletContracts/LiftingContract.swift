@@ -33,11 +33,7 @@ extension OperatorContract {
             error: ContractError(code: 1)
         ).runComparingForms()
         var violations = signalRun.report.violations + producerRun.report.violations
-        for scenario in producerRun.report.scenarios {
-            guard let fromSignal = signalRun.serialOutputs[scenario],
-                  let fromProducer = producerRun.serialOutputs[scenario],
-                  fromSignal != fromProducer
-            else { continue }
+        for (scenario, fromSignal, fromProducer) in signalRun.report.disagreements(with: producerRun.report) {
             violations.append(ContractViolation(
                 clause: .p3,
                 scenario: scenario,

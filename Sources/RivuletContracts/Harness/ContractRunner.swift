@@ -39,7 +39,10 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
             names.append("two starts")
             violations += TwoStartsCheck(subject: subject, options: options, values: values).run()
         }
-        let report = ContractReport(subject: name, clausesChecked: clausesChecked, scenarios: names, violations: violations)
+        let report = ContractReport(
+            subject: name, clausesChecked: clausesChecked, scenarios: names, violations: violations,
+            serialOutputs: serialOutputs
+        )
         return (report, serialOutputs)
     }
 

@@ -67,17 +67,32 @@ public struct ContractReport: Sendable, CustomStringConvertible {
     public let scenarios: [String]
     /// Every violation found, in the order found.
     public let violations: [ContractViolation]
+    /// What the observer saw in each scenario played from one thread (no concurrent senders), up
+    /// to the kit's disposal, by scenario name: two forms of one operator must agree on it (P3).
+    public let serialOutputs: [String: [String]]
 
     public init(
         subject: String,
         clausesChecked: [ContractClause],
         scenarios: [String],
-        violations: [ContractViolation]
+        violations: [ContractViolation],
+        serialOutputs: [String: [String]] = [:]
     ) {
         self.subject = subject
         self.clausesChecked = Array(Set(clausesChecked)).sorted()
         self.scenarios = scenarios
         self.violations = violations
+        self.serialOutputs = serialOutputs
+    }
+
+    /// The scenarios in which this report's subject and `other` delivered different events (P3),
+    /// with what each delivered. Only scenarios both played from one thread are compared.
+    public func disagreements(with other: ContractReport) -> [(scenario: String, this: [String], other: [String])] {
+        serialOutputs.keys.sorted().compactMap { scenario in
+            guard let mine = serialOutputs[scenario], let theirs = other.serialOutputs[scenario], mine != theirs
+            else { return nil }
+            return (scenario, mine, theirs)
+        }
     }
 
     /// Whether no clause was broken.
@@ -108,7 +123,8 @@ public struct ContractReport: Sendable, CustomStringConvertible {
             subject: subject,
             clausesChecked: clausesChecked + other.clausesChecked,
             scenarios: scenarios + other.scenarios,
-            violations: violations + other.violations
+            violations: violations + other.violations,
+            serialOutputs: serialOutputs.merging(other.serialOutputs) { mine, _ in mine }
         )
     }
 }

@@ -115,6 +115,9 @@ struct BuiltInOperator: Sendable {
     let family: OperatorFamily
     /// The forms the operator exists on, each as a test case and a row of the matrix.
     let cases: [OperatorCase]
+    /// Why the two forms are given different fixed operands, so that their outputs cannot be
+    /// compared (P3); `nil` when they can.
+    let formsDiffer: String?
 
     init(
         _ name: String,
@@ -122,11 +125,13 @@ struct BuiltInOperator: Sendable {
         options: ContractOptions = .default,
         signal: FormCheck? = nil,
         producer: FormCheck? = nil,
-        knownIssues: [OperatorForm: [KnownIssue]] = [:]
+        knownIssues: [OperatorForm: [KnownIssue]] = [:],
+        formsDiffer: String? = nil
     ) {
         precondition(signal != nil || producer != nil, "\(name): an operator needs at least one form")
         self.name = name
         self.family = family
+        self.formsDiffer = formsDiffer
         cases = [(OperatorForm.signal, signal), (.producer, producer)].compactMap { form, check in
             check.map {
                 OperatorCase(
@@ -135,6 +140,19 @@ struct BuiltInOperator: Sendable {
                 )
             }
         }
+    }
+}
+
+extension BuiltInOperator: CustomTestStringConvertible {
+    var testDescription: String { name }
+
+    /// Whether P3 is checked: both forms exist and get the same operands.
+    var comparesForms: Bool { cases.count == 2 && formsDiffer == nil }
+
+    /// The scenarios in which the signal form and the producer form delivered different events.
+    var formDisagreements: [(scenario: String, this: [String], other: [String])] {
+        guard comparesForms else { return [] }
+        return cases[0].report.disagreements(with: cases[1].report)
     }
 }
 

@@ -109,7 +109,8 @@ extension BuiltInOperators {
             signal: .signal { signal in
                 fixingOperand(sending: [Int](), failing: ContractError.self) { signal.merge(with: $0) }
             },
-            producer: .producer { $0.merge(with: SignalProducer(value: 10)) }
+            producer: .producer { $0.merge(with: SignalProducer(value: 10)) },
+            formsDiffer: mergeOperands
         ),
         BuiltInOperator(
             "merge(_ sequence:)", .combining,
@@ -117,7 +118,8 @@ extension BuiltInOperators {
             signal: .signal { signal in
                 fixingOperand(sending: [Int](), failing: ContractError.self) { Signal.merge([signal, $0]) }
             },
-            producer: .producer { SignalProducer.merge([$0, SignalProducer(value: 10)]) }
+            producer: .producer { SignalProducer.merge([$0, SignalProducer(value: 10)]) },
+            formsDiffer: mergeOperands
         ),
         BuiltInOperator(
             "merge(_:...)", .combining,
@@ -127,7 +129,8 @@ extension BuiltInOperators {
                     fixingOperand(sending: [Int](), failing: ContractError.self) { Signal.merge(signal, first, $0) }
                 }
             },
-            producer: .producer { SignalProducer.merge($0, SignalProducer(value: 10), SignalProducer(value: 20)) }
+            producer: .producer { SignalProducer.merge($0, SignalProducer(value: 10), SignalProducer(value: 20)) },
+            formsDiffer: mergeOperands
         ),
         // concat, prefix and then exist on producers only.
         BuiltInOperator(
@@ -214,3 +217,7 @@ struct CombiningOperatorsContractTests {
 /// they flatten: by E4's flattening rule its interruption ends only that operand (as documented in
 /// Merge.swift and Concat.swift, and in ReactiveSwift).
 private let flattenedOperand = ContractOptions(inputInterruptionEndsOnlyTheInput: true)
+
+/// Why merge's forms cannot be compared: the signal forms merge with signals that already ended,
+/// the producer forms with producers that send values on each start.
+private let mergeOperands = "the signal form merges with signals that already ended, the producer form with producers that send values"

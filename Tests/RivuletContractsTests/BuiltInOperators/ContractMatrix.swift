@@ -21,7 +21,8 @@ enum ContractMatrix {
     /// The matrix for `cases`, whose reports are computed (or taken from the family tests) here.
     static func markdown(for cases: [OperatorCase]) -> String {
         let rows = cases.map { ($0, $0.report) }
-        let columns = Set(rows.flatMap { $0.1.clausesChecked }).sorted()
+        let columns = Set(rows.flatMap { $0.1.clausesChecked } + [.p3]).sorted()
+        let operators = Dictionary(BuiltInOperators.all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let operatorCount = Set(cases.map(\.name)).count
         var lines = [
             "# Contract matrix",
@@ -41,7 +42,8 @@ enum ContractMatrix {
             "| ✗ | the kit reports the clause broken: see [Known issues](#known-issues) |",
             "| — | not applicable: the kit does not check the clause on this form (S3 and S4 are checked on signals, "
                 + "P1, P2 and P4 on producers; E2 and E3 need an input that can fail and an operator that does not "
-                + "handle failure by design) |",
+                + "handle failure by design; P3 compares the two forms of an operator that has both, given the same "
+                + "operands) |",
             "",
             "Binary operators are checked as unary operators of the kit's input, with the other operand fixed (a",
             "signal that has already sent its values, `Signal.never`, or a synchronous producer); time operators",
@@ -70,6 +72,10 @@ enum ContractMatrix {
             for (operatorCase, report) in familyRows {
                 let broken = brokenClauses(operatorCase, report)
                 let cells = columns.map { clause in
+                    if clause == .p3 {
+                        guard let declared = operators[operatorCase.name], declared.comparesForms else { return "—" }
+                        return declared.formDisagreements.isEmpty ? "✓" : "✗"
+                    }
                     if broken.contains(clause) { return "✗" }
                     return report.clausesChecked.contains(clause) ? "✓" : "—"
                 }
