@@ -36,13 +36,11 @@ public enum OperatorContract {
         options: ContractOptions = .default,
         _ operator: @escaping @Sendable (Signal<Input, ContractError>) -> Signal<Output, OutputError>
     ) -> ContractReport {
-        ContractRunner(
-            name: name,
-            subject: ContractSubject(build: .signal { signal, _ in `operator`(signal) }),
-            options: options,
-            values: inputs,
-            error: ContractError(code: 1)
-        ).run()
+        ContractRunner.report(
+            name,
+            ContractSubject(build: .signal { signal, _ in `operator`(signal) }),
+            options, inputs, error: ContractError(code: 1)
+        )
     }
 
     /// Checks an operator whose input cannot fail: the failure scenarios are left out.
@@ -52,13 +50,11 @@ public enum OperatorContract {
         options: ContractOptions = .default,
         _ operator: @escaping @Sendable (Signal<Input, Never>) -> Signal<Output, OutputError>
     ) -> ContractReport {
-        ContractRunner(
-            name: name,
-            subject: ContractSubject(build: .signal { signal, _ in `operator`(signal) }),
-            options: options,
-            values: inputs,
-            error: nil
-        ).run()
+        ContractRunner.report(
+            name,
+            ContractSubject(build: .signal { signal, _ in `operator`(signal) }),
+            options, inputs, error: nil
+        )
     }
 
     /// Checks an operator that shifts time or thread on a scheduler: the kit hands it a
@@ -71,13 +67,11 @@ public enum OperatorContract {
         options: ContractOptions = .default,
         _ operator: @escaping @Sendable (Signal<Input, ContractError>, TestScheduler) -> Signal<Output, OutputError>
     ) -> ContractReport {
-        ContractRunner(
-            name: name,
-            subject: ContractSubject(build: .signal { signal, context in `operator`(signal, context.scheduler!) }, usesScheduler: true),
-            options: options,
-            values: inputs,
-            error: ContractError(code: 1)
-        ).run()
+        ContractRunner.report(
+            name,
+            ContractSubject(build: .signal { signal, context in `operator`(signal, context.scheduler!) }, usesScheduler: true),
+            options, inputs, error: ContractError(code: 1)
+        )
     }
 
     /// Checks an operator that takes closures, each wrapped in the kit's `UserCodeProbe`: on top
@@ -88,13 +82,11 @@ public enum OperatorContract {
         options: ContractOptions = .default,
         _ operator: @escaping @Sendable (Signal<Input, ContractError>, UserCodeProbe) -> Signal<Output, OutputError>
     ) -> ContractReport {
-        ContractRunner(
-            name: name,
-            subject: ContractSubject(build: .signal { signal, context in `operator`(signal, context.probe) }, usesProbe: true),
-            options: options,
-            values: inputs,
-            error: ContractError(code: 1)
-        ).run()
+        ContractRunner.report(
+            name,
+            ContractSubject(build: .signal { signal, context in `operator`(signal, context.probe) }, usesProbe: true),
+            options, inputs, error: ContractError(code: 1)
+        )
     }
 
     /// The probed form on `Int` inputs (1, 2, 3, 4).
@@ -134,13 +126,11 @@ public enum ProducerOperatorContract {
         options: ContractOptions = .default,
         _ operator: @escaping @Sendable (SignalProducer<Input, ContractError>) -> SignalProducer<Output, OutputError>
     ) -> ContractReport {
-        ContractRunner(
-            name: name,
-            subject: ContractSubject(build: .producer { producer, _ in `operator`(producer) }),
-            options: options,
-            values: inputs,
-            error: ContractError(code: 1)
-        ).run()
+        ContractRunner.report(
+            name,
+            ContractSubject(build: .producer { producer, _ in `operator`(producer) }),
+            options, inputs, error: ContractError(code: 1)
+        )
     }
 
     /// Checks an operator whose input cannot fail: the failure scenarios are left out.
@@ -150,13 +140,11 @@ public enum ProducerOperatorContract {
         options: ContractOptions = .default,
         _ operator: @escaping @Sendable (SignalProducer<Input, Never>) -> SignalProducer<Output, OutputError>
     ) -> ContractReport {
-        ContractRunner(
-            name: name,
-            subject: ContractSubject(build: .producer { producer, _ in `operator`(producer) }),
-            options: options,
-            values: inputs,
-            error: nil
-        ).run()
+        ContractRunner.report(
+            name,
+            ContractSubject(build: .producer { producer, _ in `operator`(producer) }),
+            options, inputs, error: nil
+        )
     }
 
     /// Checks an operator that shifts time or thread on a scheduler, driven by a `TestScheduler`
@@ -167,13 +155,11 @@ public enum ProducerOperatorContract {
         options: ContractOptions = .default,
         _ operator: @escaping @Sendable (SignalProducer<Input, ContractError>, TestScheduler) -> SignalProducer<Output, OutputError>
     ) -> ContractReport {
-        ContractRunner(
-            name: name,
-            subject: ContractSubject(build: .producer { producer, context in `operator`(producer, context.scheduler!) }, usesScheduler: true),
-            options: options,
-            values: inputs,
-            error: ContractError(code: 1)
-        ).run()
+        ContractRunner.report(
+            name,
+            ContractSubject(build: .producer { producer, context in `operator`(producer, context.scheduler!) }, usesScheduler: true),
+            options, inputs, error: ContractError(code: 1)
+        )
     }
 
     /// Checks an operator that takes closures, each wrapped in the kit's `UserCodeProbe`.
@@ -183,12 +169,10 @@ public enum ProducerOperatorContract {
         options: ContractOptions = .default,
         _ operator: @escaping @Sendable (SignalProducer<Input, ContractError>, UserCodeProbe) -> SignalProducer<Output, OutputError>
     ) -> ContractReport {
-        ContractRunner(
-            name: name,
-            subject: ContractSubject(build: .producer { producer, context in `operator`(producer, context.probe) }, usesProbe: true),
-            options: options,
-            values: inputs,
-            error: ContractError(code: 1)
-        ).run()
+        ContractRunner.report(
+            name,
+            ContractSubject(build: .producer { producer, context in `operator`(producer, context.probe) }, usesProbe: true),
+            options, inputs, error: ContractError(code: 1)
+        )
     }
 }

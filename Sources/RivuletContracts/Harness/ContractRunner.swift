@@ -13,6 +13,18 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         runComparingForms().report
     }
 
+    /// The report on `subject`, fed `inputs` and `error` (none for an input that cannot fail):
+    /// what each public `verify` comes down to.
+    static func report(
+        _ name: String,
+        _ subject: ContractSubject<Input, InputError, Output, OutputError>,
+        _ options: ContractOptions,
+        _ inputs: [Input],
+        error: InputError?
+    ) -> ContractReport {
+        ContractRunner(name: name, subject: subject, options: options, values: inputs, error: error).run()
+    }
+
     /// The report, and for each serial scenario (no concurrent step) what the observer saw before
     /// the kit disposed of anything: what the two forms of an operator must agree on (P3).
     func runComparingForms() -> (report: ContractReport, serialOutputs: [String: [String]]) {
