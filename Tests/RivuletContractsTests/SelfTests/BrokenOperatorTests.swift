@@ -49,6 +49,14 @@ import Testing
         #expect(report.violatedClauses.contains(.o5), "\(report)")
     }
 
+    @Test func closureReenteredFromTeardownIsCaught_E6() {
+        let report = OperatorContract.verify("mapFlushingOnTeardown") { (signal: Signal<Int, ContractError>, probe: UserCodeProbe) in
+            signal.mapFlushingOnTeardown(probe.wrap { $0 * 10 })
+        }
+        #expect(report.violatedClauses == [.e6], "\(report)")
+        #expect(report.violations(of: .e6).first?.scenario == "disposal from inside the operator's closure", "\(report)")
+    }
+
     @Test func closureCalledUnderALockIsCaught_O7() {
         let report = OperatorContract.verify("mapUnderItsLock", inputs: [1, 2], options: Self.shortDeadline) {
             (signal: Signal<Int, ContractError>, probe: UserCodeProbe) in

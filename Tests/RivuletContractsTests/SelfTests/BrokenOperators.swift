@@ -93,6 +93,27 @@ extension Signal {
         }
     }
 
+    /// "Flushes" its last value through the transform when it is torn down: a disposal from
+    /// inside the transform then runs the transform again, nested in itself.
+    func mapFlushingOnTeardown<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> where Value: Sendable {
+        Signal<U, Error> { output, lifetime in
+            let last = LastValue<Value>()
+            lifetime.observeEnded {
+                if let value = last.value { _ = transform(value) }
+            }
+            lifetime += self.observe { event in
+                switch event {
+                case let .value(value):
+                    last.value = value
+                    output.send(value: transform(value))
+                case let .failed(error): output.send(error: error)
+                case .completed: output.sendCompleted()
+                case .interrupted: output.sendInterrupted()
+                }
+            }
+        }
+    }
+
     /// Waits, on the sender's thread, for a signal that never comes.
     func blockingOnFirstValue() -> Signal<Value, Error> {
         Signal { output, lifetime in
@@ -153,4 +174,11 @@ final class SharedCounter: @unchecked Sendable {
     // @unchecked Sendable: deliberately unprotected (no lock): the contract kit starts the
     // producer from one thread at a time, and the operator using it exists to be broken.
     var count = 0
+}
+
+/// The last value `mapFlushingOnTeardown` saw.
+final class LastValue<Value>: @unchecked Sendable {
+    // @unchecked Sendable: no lock, deliberately; the kit drives this broken operator from one
+    // thread at a time, which is all the E6 self-test needs.
+    var value: Value?
 }
