@@ -69,3 +69,28 @@ func wait(upTo seconds: Double, until condition: () -> Bool) -> Bool {
     }
     return true
 }
+
+/// A probe that runs a scenario in steps, each on a new kit thread under the deadline
+/// (`SchedulerContract`, `PropertyContract`).
+protocol SteppingProbe: Sendable {
+    func label(currentThreadAs label: String)
+    /// The clause and explanation for a step that never finished.
+    func blocked(deadline: Double) -> (ContractClause, String)
+    func violation(_ clause: ContractClause, _ explanation: String)
+}
+
+extension SteppingProbe {
+    /// Runs `body` on a new kit thread and waits up to `deadline`; a step that does not finish is
+    /// reported as `blocked(deadline:)` says. Returns whether it finished.
+    func runStep(deadline: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
+        let finished = runOnNewThread(deadline: deadline) { [self] in
+            label(currentThreadAs: "kit thread")
+            body()
+        }
+        if !finished {
+            let (clause, explanation) = blocked(deadline: deadline)
+            violation(clause, explanation)
+        }
+        return finished
+    }
+}

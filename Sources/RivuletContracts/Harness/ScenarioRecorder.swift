@@ -3,12 +3,7 @@ import Rivulet
 /// What one scenario saw, recorded from any thread: the trace, the threads, and the clauses
 /// broken at the moment of delivery (E5, E6, E7, O5), which only the delivering thread can tell.
 final class ScenarioRecorder: Sendable {
-    /// A violation noticed while the scenario ran, with how much of the trace it had seen.
-    struct Finding {
-        let clause: ContractClause
-        let explanation: String
-        let traceLength: Int
-    }
+    typealias Finding = TraceBook.Finding
 
     /// How the subject's output stream stands.
     enum OutputEnd: Equatable {
@@ -17,17 +12,13 @@ final class ScenarioRecorder: Sendable {
     }
 
     private struct State {
-        var trace: [ContractTraceEntry] = []
-        var labels: [UInt: String] = [:]
-        var foreignThreads = 0
+        var book = TraceBook(unknownThreadName: "foreign thread")
         /// Kit calls into the subject running on each thread (send, dispose, run a scheduler).
         var kitCalls: [UInt: Int] = [:]
         /// Deliveries to the kit's observers running on each thread.
         var deliveries: [UInt: Int] = [:]
         /// Calls of the probed closure running on each thread.
         var userCode: [UInt: Int] = [:]
-        var findings: [Finding] = []
-        var reported: Set<ContractClause> = []
         var outputs: [String] = []
         var outputEnd = OutputEnd.open
         var phase = "setting up"
@@ -46,7 +37,7 @@ final class ScenarioRecorder: Sendable {
     /// Names the running thread in traces; the kit calls this on every thread it starts.
     func label(currentThreadAs label: String) {
         let key = currentThreadKey()
-        state.withLock { $0.labels[key] = label }
+        state.withLock { $0.book.labels[key] = label }
     }
 
     /// Runs `body`, one of the kit's calls into the subject, recording `text` in the trace.
@@ -54,7 +45,7 @@ final class ScenarioRecorder: Sendable {
     func kitCall<Result>(_ kind: ContractTraceEntry.Kind, _ text: String, _ body: () -> Result) -> Result {
         let key = currentThreadKey()
         state.withLock {
-            $0.trace.append(ContractTraceEntry(kind: kind, text: text, thread: Self.label(of: key, in: &$0)))
+            $0.book.record(kind, text, on: key)
             $0.kitCalls[key, default: 0] += 1
             $0.phase = "\(kind == .input ? "sending" : "doing") \(text)"
             $0.deliveriesInPhase = 0
@@ -90,25 +81,25 @@ final class ScenarioRecorder: Sendable {
     func beginDelivery(_ text: String, isTerminal: Bool, terminal: OutputEnd) {
         let key = currentThreadKey()
         state.withLock { s in
-            let thread = Self.label(of: key, in: &s)
-            s.trace.append(ContractTraceEntry(kind: .output, text: text, thread: thread))
+            let thread = s.book.label(of: key)
+            s.book.trace.append(ContractTraceEntry(kind: .output, text: text, thread: thread))
             let nested = s.deliveries[key, default: 0] > 0
             let elsewhere = s.deliveries.contains { $0.key != key && $0.value > 0 }
             s.deliveries[key, default: 0] += 1
             s.deliveriesInPhase += 1
             if nested {
-                Self.note(.e6, "\(text) was delivered while the observer was still handling the previous event on the same thread", in: &s)
+                s.book.note(.e6, "\(text) was delivered while the observer was still handling the previous event on the same thread")
             }
             if elsewhere {
-                Self.note(.e5, "\(text) was delivered on \(thread) while another thread was inside the observer", in: &s)
+                s.book.note(.e5, "\(text) was delivered on \(thread) while another thread was inside the observer")
             }
-            if s.labels[key] == nil || thread.hasPrefix("foreign") {
-                Self.note(.o5, "\(text) was delivered on \(thread), a thread the kit did not start: the subject introduced concurrency without a scheduler", in: &s)
+            if s.book.labels[key] == nil || thread.hasPrefix("foreign") {
+                s.book.note(.o5, "\(text) was delivered on \(thread), a thread the kit did not start: the subject introduced concurrency without a scheduler")
             } else if s.kitCalls[key, default: 0] == 0 {
-                Self.note(.e7, "\(text) was delivered on \(thread) after the kit's call had returned, not synchronously inside it", in: &s)
+                s.book.note(.e7, "\(text) was delivered on \(thread) after the kit's call had returned, not synchronously inside it")
             }
             if s.outputEnd != .open {
-                Self.note(.e1, "\(text) was delivered after the terminal event", in: &s)
+                s.book.note(.e1, "\(text) was delivered after the terminal event")
             } else if isTerminal {
                 s.outputEnd = terminal
             }
@@ -120,16 +111,16 @@ final class ScenarioRecorder: Sendable {
     func beginUserCode() {
         let key = currentThreadKey()
         state.withLock { s in
-            let thread = Self.label(of: key, in: &s)
-            s.trace.append(ContractTraceEntry(kind: .userCode, text: "the operator calls its closure", thread: thread))
+            let thread = s.book.label(of: key)
+            s.book.trace.append(ContractTraceEntry(kind: .userCode, text: "the operator calls its closure", thread: thread))
             if s.userCode[key, default: 0] > 0 {
-                Self.note(.e6, "the operator called its closure again, on \(thread), before the previous call had returned", in: &s)
+                s.book.note(.e6, "the operator called its closure again, on \(thread), before the previous call had returned")
             }
             if s.userCode.contains(where: { $0.key != key && $0.value > 0 }) {
-                Self.note(.e5, "the operator called its closure on \(thread) while it was running on another thread", in: &s)
+                s.book.note(.e5, "the operator called its closure on \(thread) while it was running on another thread")
             }
             if thread.hasPrefix("foreign") {
-                Self.note(.o5, "the operator called its closure on \(thread), a thread the kit did not start: it introduced concurrency without a scheduler", in: &s)
+                s.book.note(.o5, "the operator called its closure on \(thread), a thread the kit did not start: it introduced concurrency without a scheduler")
             }
             s.userCode[key, default: 0] += 1
         }
@@ -149,7 +140,7 @@ final class ScenarioRecorder: Sendable {
     func note(_ text: String) {
         let key = currentThreadKey()
         state.withLock {
-            $0.trace.append(ContractTraceEntry(kind: .action, text: text, thread: Self.label(of: key, in: &$0)))
+            $0.book.record(.action, text, on: key)
         }
     }
 
@@ -157,11 +148,11 @@ final class ScenarioRecorder: Sendable {
 
     /// Records a violation of `clause`, once per clause and scenario.
     func violation(_ clause: ContractClause, _ explanation: String) {
-        state.withLock { Self.note(clause, explanation, in: &$0) }
+        state.withLock { $0.book.note(clause, explanation) }
     }
 
-    var findings: [Finding] { state.withLock { $0.findings } }
-    var trace: [ContractTraceEntry] { state.withLock { $0.trace } }
+    var findings: [Finding] { state.withLock { $0.book.findings } }
+    var trace: [ContractTraceEntry] { state.withLock { $0.book.trace } }
     /// The descriptions of the events delivered to the first observer, in order.
     var outputs: [String] { state.withLock { $0.outputs } }
     var outputEnd: OutputEnd { state.withLock { $0.outputEnd } }
@@ -169,16 +160,5 @@ final class ScenarioRecorder: Sendable {
     /// then hears nothing more, a producer's start is interrupted), or all it saw.
     var outputsBeforeDisposal: [String] { state.withLock { $0.outputsAtDisposal ?? $0.outputs } }
 
-    private static func note(_ clause: ContractClause, _ explanation: String, in state: inout State) {
-        guard state.reported.insert(clause).inserted else { return }
-        state.findings.append(Finding(clause: clause, explanation: explanation, traceLength: state.trace.count))
-    }
 
-    private static func label(of key: UInt, in state: inout State) -> String {
-        if let label = state.labels[key] { return label }
-        state.foreignThreads += 1
-        let label = "foreign thread \(state.foreignThreads)"
-        state.labels[key] = label
-        return label
-    }
 }

@@ -4,12 +4,8 @@ import Rivulet
 /// What one property scenario saw, recorded from any thread: the kit's calls (sets, reads,
 /// observations), the emissions its observers got, and the clauses broken at the moment of an
 /// emission (E1, E5, E6, R2), which only the emitting thread can tell.
-final class PropertyProbe: Sendable {
-    struct Finding {
-        let clause: ContractClause
-        let explanation: String
-        let traceLength: Int
-    }
+final class PropertyProbe: SteppingProbe {
+    typealias Finding = TraceBook.Finding
 
     /// A kit call under way.
     private struct Call {
@@ -21,11 +17,7 @@ final class PropertyProbe: Sendable {
     }
 
     private struct State {
-        var trace: [ContractTraceEntry] = []
-        var labels: [UInt: String] = [:]
-        var foreignThreads = 0
-        var findings: [Finding] = []
-        var reported: Set<ContractClause> = []
+        var book = TraceBook(unknownThreadName: "foreign thread")
         var calls: [Call] = []
         var nextCall = 0
         var kitCalls: [UInt: Int] = [:]
@@ -44,7 +36,7 @@ final class PropertyProbe: Sendable {
 
     func label(currentThreadAs label: String) {
         let key = currentThreadKey()
-        state.withLock { $0.labels[key] = label }
+        state.withLock { $0.book.labels[key] = label }
     }
 
     /// Makes the next few emissions linger, so that one made meanwhile on another thread
@@ -59,7 +51,7 @@ final class PropertyProbe: Sendable {
     func kitCall<Result>(_ kind: ContractTraceEntry.Kind, _ text: String, stuckClause: ContractClause? = nil, _ body: () -> Result) -> Result {
         let key = currentThreadKey()
         let id = state.withLock { s -> Int in
-            s.trace.append(ContractTraceEntry(kind: kind, text: text, thread: Self.label(of: key, in: &s)))
+            s.book.record(kind, text, on: key)
             s.kitCalls[key, default: 0] += 1
             s.nextCall += 1
             s.calls.append(Call(id: s.nextCall, text: text, stuckClause: stuckClause))
@@ -81,19 +73,19 @@ final class PropertyProbe: Sendable {
     func beginDelivery(_ observer: String, _ text: String) -> Bool {
         let key = currentThreadKey()
         return state.withLock { s in
-            let thread = Self.label(of: key, in: &s)
-            s.trace.append(ContractTraceEntry(kind: .output, text: "\(observer): value(\(text))", thread: thread))
+            let thread = s.book.label(of: key)
+            s.book.trace.append(ContractTraceEntry(kind: .output, text: "\(observer): value(\(text))", thread: thread))
             s.values[observer, default: []].append(text)
             if s.ends[observer] != nil {
-                Self.note(.e1, "\(observer) emitted value(\(text)) after it had ended", in: &s)
+                s.book.note(.e1, "\(observer) emitted value(\(text)) after it had ended")
             }
             if s.deliveries[key, default: 0] > 0 {
-                Self.note(.e6, "value(\(text)) was emitted on \(thread) while the observer was still handling the previous value there: the emission is recursive, not queued", in: &s)
+                s.book.note(.e6, "value(\(text)) was emitted on \(thread) while the observer was still handling the previous value there: the emission is recursive, not queued")
             } else if s.deliveries.contains(where: { $0.key != key && $0.value > 0 }) {
-                Self.note(.e5, "value(\(text)) was emitted on \(thread) while another thread was inside the observer: emissions are not serial", in: &s)
+                s.book.note(.e5, "value(\(text)) was emitted on \(thread) while another thread was inside the observer: emissions are not serial")
             }
             if s.kitCalls[key, default: 0] == 0 {
-                Self.note(.r2, "value(\(text)) was emitted on \(thread) outside the kit's call: a change must be emitted synchronously, during the set", in: &s)
+                s.book.note(.r2, "value(\(text)) was emitted on \(thread) outside the kit's call: a change must be emitted synchronously, during the set")
             }
             s.deliveries[key, default: 0] += 1
             for index in s.calls.indices { s.calls[index].deliveries += 1 }
@@ -111,9 +103,9 @@ final class PropertyProbe: Sendable {
     func ended(_ observer: String, _ text: String) {
         let key = currentThreadKey()
         state.withLock { s in
-            s.trace.append(ContractTraceEntry(kind: .output, text: "\(observer): \(text)", thread: Self.label(of: key, in: &s)))
+            s.book.record(.output, "\(observer): \(text)", on: key)
             if s.ends[observer] != nil {
-                Self.note(.e1, "\(observer) got \(text) after it had ended", in: &s)
+                s.book.note(.e1, "\(observer) got \(text) after it had ended")
             } else {
                 s.ends[observer] = text
             }
@@ -127,11 +119,11 @@ final class PropertyProbe: Sendable {
 
     /// Records a violation of `clause`, once per clause and scenario.
     func violation(_ clause: ContractClause, _ explanation: String) {
-        state.withLock { Self.note(clause, explanation, in: &$0) }
+        state.withLock { $0.book.note(clause, explanation) }
     }
 
-    var findings: [Finding] { state.withLock { $0.findings } }
-    var trace: [ContractTraceEntry] { state.withLock { $0.trace } }
+    var findings: [Finding] { state.withLock { $0.book.findings } }
+    var trace: [ContractTraceEntry] { state.withLock { $0.book.trace } }
 
     /// Why a step did not finish within `deadline`, from the latest kit call still under way.
     func blocked(deadline: Double) -> (ContractClause, String) {
@@ -150,16 +142,5 @@ final class PropertyProbe: Sendable {
         }
     }
 
-    private static func note(_ clause: ContractClause, _ explanation: String, in s: inout State) {
-        guard s.reported.insert(clause).inserted else { return }
-        s.findings.append(Finding(clause: clause, explanation: explanation, traceLength: s.trace.count))
-    }
 
-    private static func label(of key: UInt, in s: inout State) -> String {
-        if let label = s.labels[key] { return label }
-        s.foreignThreads += 1
-        let label = "foreign thread \(s.foreignThreads)"
-        s.labels[key] = label
-        return label
-    }
 }

@@ -37,15 +37,8 @@ final class PropertyRun<Value>: Sendable {
     @discardableResult
     func step(_ body: @escaping @Sendable () -> Void) -> Bool {
         guard !isStuck else { return false }
-        let finished = runOnNewThread(deadline: options.deadline) { [probe] in
-            probe.label(currentThreadAs: "kit thread")
-            body()
-        }
-        if !finished {
-            let (clause, explanation) = probe.blocked(deadline: options.deadline)
-            probe.violation(clause, explanation)
-            state.withLock { $0.isStuck = true }
-        }
+        let finished = probe.runStep(deadline: options.deadline, body)
+        if !finished { state.withLock { $0.isStuck = true } }
         return finished
     }
 

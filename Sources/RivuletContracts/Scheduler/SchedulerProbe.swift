@@ -4,19 +4,11 @@ import Rivulet
 /// What one scheduler scenario saw, recorded from any thread: the kit's calls, the actions'
 /// starts and ends, and the clauses broken at the moment an action starts (E1, E4, E5, E6), which
 /// only the thread running it can tell.
-final class SchedulerProbe: Sendable {
-    struct Finding {
-        let clause: ContractClause
-        let explanation: String
-        let traceLength: Int
-    }
+final class SchedulerProbe: SteppingProbe {
+    typealias Finding = TraceBook.Finding
 
     private struct State {
-        var trace: [ContractTraceEntry] = []
-        var labels: [UInt: String] = [:]
-        var schedulerThreads = 0
-        var findings: [Finding] = []
-        var reported: Set<ContractClause> = []
+        var book = TraceBook(unknownThreadName: "scheduler thread")
         /// How many times each action started.
         var runs: [String: Int] = [:]
         /// Action names in the order they started (a repeating action once per run).
@@ -51,7 +43,7 @@ final class SchedulerProbe: Sendable {
     /// Names the running thread in traces; the kit calls this on every thread it starts.
     func label(currentThreadAs label: String) {
         let key = currentThreadKey()
-        state.withLock { $0.labels[key] = label }
+        state.withLock { $0.book.labels[key] = label }
     }
 
     /// Runs `body`, one of the kit's calls into the scheduler, recording `text` in the trace and
@@ -61,7 +53,7 @@ final class SchedulerProbe: Sendable {
         let inside = state.withLock { s -> Bool in
             let inside = s.running.values.contains(key)
             let context = inside ? " (from inside \(s.running.first { $0.value == key }!.key))" : ""
-            s.trace.append(ContractTraceEntry(kind: .action, text: text + context, thread: Self.label(of: key, in: &s)))
+            s.book.record(.action, text + context, on: key)
             if inside { s.callsInsideActions += 1 } else { s.topLevelCalls += 1 }
             s.kitCalls[key, default: 0] += 1
             s.phase = text + context
@@ -98,21 +90,21 @@ final class SchedulerProbe: Sendable {
     private func begin(_ name: String, repeating: Bool) -> Bool {
         let key = currentThreadKey()
         return state.withLock { s in
-            let thread = Self.label(of: key, in: &s)
-            s.trace.append(ContractTraceEntry(kind: .output, text: "\(name) starts", thread: thread))
+            let thread = s.book.label(of: key)
+            s.book.trace.append(ContractTraceEntry(kind: .output, text: "\(name) starts", thread: thread))
             s.runs[name, default: 0] += 1
             s.order.append(name)
             if s.runs[name]! > 1, !repeating {
-                Self.note(.e1, "\(name) ran \(s.runs[name]!) times; a scheduled action runs exactly once", in: &s)
+                s.book.note(.e1, "\(name) ran \(s.runs[name]!) times; a scheduled action runs exactly once")
             }
             if s.cancelled.contains(name) {
-                Self.note(.e4, "\(name) ran although its disposable had been disposed of before it started", in: &s)
+                s.book.note(.e4, "\(name) ran although its disposable had been disposed of before it started")
             }
             if let nesting = s.running.first(where: { $0.value == key }), !isImmediate {
-                Self.note(.e6, "\(name) started on \(thread) while \(nesting.key) was still running there: an action scheduled from inside another ran nested in it, not after it returned", in: &s)
+                s.book.note(.e6, "\(name) started on \(thread) while \(nesting.key) was still running there: an action scheduled from inside another ran nested in it, not after it returned")
             } else if let other = s.running.first(where: { $0.value != key }), !isImmediate {
-                let otherThread = Self.label(of: other.value, in: &s)
-                Self.note(.e5, "\(name) started on \(thread) while \(other.key) was still running on \(otherThread): actions ran concurrently", in: &s)
+                let otherThread = s.book.label(of: other.value)
+                s.book.note(.e5, "\(name) started on \(thread) while \(other.key) was still running on \(otherThread): actions ran concurrently")
             }
             s.running[name] = key
             defer { s.lingersLeft -= 1 }
@@ -123,7 +115,7 @@ final class SchedulerProbe: Sendable {
     private func end(_ name: String) {
         let key = currentThreadKey()
         state.withLock { s in
-            s.trace.append(ContractTraceEntry(kind: .output, text: "\(name) returns", thread: Self.label(of: key, in: &s)))
+            s.book.record(.output, "\(name) returns", on: key)
             s.running[name] = nil
         }
     }
@@ -150,9 +142,9 @@ final class SchedulerProbe: Sendable {
     func checkClock(_ date: Date, _ context: String) {
         let key = currentThreadKey()
         state.withLock { s in
-            s.trace.append(ContractTraceEntry(kind: .output, text: "currentDate \(date.timeIntervalSinceReferenceDate) \(context)", thread: Self.label(of: key, in: &s)))
+            s.book.record(.output, "currentDate \(date.timeIntervalSinceReferenceDate) \(context)", on: key)
             if let latest = s.latestDate, date < latest {
-                Self.note(.e7, "currentDate went back from \(latest.timeIntervalSinceReferenceDate) to \(date.timeIntervalSinceReferenceDate) \(context)", in: &s)
+                s.book.note(.e7, "currentDate went back from \(latest.timeIntervalSinceReferenceDate) to \(date.timeIntervalSinceReferenceDate) \(context)")
             }
             s.latestDate = max(s.latestDate ?? date, date)
         }
@@ -162,11 +154,11 @@ final class SchedulerProbe: Sendable {
 
     /// Records a violation of `clause`, once per clause and scenario.
     func violation(_ clause: ContractClause, _ explanation: String) {
-        state.withLock { Self.note(clause, explanation, in: &$0) }
+        state.withLock { $0.book.note(clause, explanation) }
     }
 
-    var findings: [Finding] { state.withLock { $0.findings } }
-    var trace: [ContractTraceEntry] { state.withLock { $0.trace } }
+    var findings: [Finding] { state.withLock { $0.book.findings } }
+    var trace: [ContractTraceEntry] { state.withLock { $0.book.trace } }
 
     /// Why a step of the scenario did not finish within `deadline`: stuck in a call made from
     /// inside an action means the scheduler holds something (its lock) while it runs actions
@@ -180,18 +172,7 @@ final class SchedulerProbe: Sendable {
         }
     }
 
-    private static func note(_ clause: ContractClause, _ explanation: String, in s: inout State) {
-        guard s.reported.insert(clause).inserted else { return }
-        s.findings.append(Finding(clause: clause, explanation: explanation, traceLength: s.trace.count))
-    }
 
-    private static func label(of key: UInt, in s: inout State) -> String {
-        if let label = s.labels[key] { return label }
-        s.schedulerThreads += 1
-        let label = "scheduler thread \(s.schedulerThreads)"
-        s.labels[key] = label
-        return label
-    }
 }
 
 /// An object only an action's closure holds, to see when the scheduler releases the closure.
