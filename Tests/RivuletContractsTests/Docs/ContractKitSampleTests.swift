@@ -68,3 +68,22 @@ extension Signal {
     )
     #expect(report.isConforming, "\(report)")
 }
+
+@Test func queueSchedulerKeepsTheContracts() {
+    let report = SchedulerContract.verifyDateScheduler("QueueScheduler") { QueueScheduler() }
+    #expect(report.isConforming, "\(report)")
+}
+
+@Test func virtualAndImmediateSchedulersKeepTheContracts() {
+    let immediate = SchedulerContract.verify("ImmediateScheduler", runsActionsImmediately: true) { ImmediateScheduler() }
+    let virtual = SchedulerContract.verifyDateScheduler("TestScheduler", advance: { $0.advance(by: $1) }) { TestScheduler() }
+    #expect(immediate.isConforming, "\(immediate)")
+    #expect(virtual.isConforming, "\(virtual)")
+}
+
+@Test func doubledPropertyKeepsTheContracts() {
+    let report = PropertyContract.verify("doubled", values: [1, 2, 3]) { (source: MutableProperty<Int>) in
+        source.map { $0 * 2 }
+    }
+    #expect(report.isConforming, "\(report)")
+}
