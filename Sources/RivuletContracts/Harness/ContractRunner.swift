@@ -31,9 +31,11 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         var violations: [ContractViolation] = []
         var names: [String] = []
         var serialOutputs: [String: [String]] = [:]
-        let scenarios = Scenario<Input, InputError>.all(
-            values: values, error: error, senderThreads: options.senderThreads, probed: subject.usesProbe
-        )
+        let scenarios = subject.isPair
+            ? Scenario<Input, InputError>.forPairs(values: values, error: error, senderThreads: options.senderThreads)
+            : Scenario<Input, InputError>.all(
+                values: values, error: error, senderThreads: options.senderThreads, probed: subject.usesProbe
+            )
             .filter { !(subject.isProducer && $0.secondObserver) }
         for scenario in scenarios {
             names.append(scenario.name)
@@ -79,7 +81,9 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         }
         // A failure or interruption that did not arrive at once may still arrive: wait for it,
         // to tell late (O3) from never (E2, E4).
-        let owed: Set<ScenarioRecorder.OutputEnd> = options.handlesFailure ? [.interrupted] : [.interrupted, .failed]
+        var owed: Set<ScenarioRecorder.OutputEnd> = [.interrupted, .failed]
+        if options.handlesFailure { owed.remove(.failed) }
+        if options.inputInterruptionEndsOnlyTheInput { owed.remove(.interrupted) }
         if run.terminalChecks.contains(where: { $0.before == .open && $0.after == .open && owed.contains($0.input) }) {
             _ = wait(upTo: options.deadline) { run.recorder.outputEnd != .open }
         }
@@ -158,6 +162,9 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         // A value sent from inside the observer while the subject was still starting lands among
         // the start's own events, where a replay after the start cannot put it.
         guard !run.reenteredDuringSetup else { return nil }
+        // Two inputs sent into from two threads are ordered by the operator itself: no replay
+        // can know that order (and with one thread the replay would be the scenario itself).
+        if subject.isPair { return nil }
         // A value sent from inside the observer while the scheduler runs is handled by that same
         // run of the scheduler, which no serial replay can reproduce.
         if subject.usesScheduler, run.scenario.reentrantValue != nil { return nil }

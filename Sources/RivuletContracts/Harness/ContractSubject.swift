@@ -6,6 +6,12 @@ struct ContractSubject<Input: Sendable, InputError: Swift.Error, Output, OutputE
     enum Build: Sendable {
         case signal(@Sendable (Signal<Input, InputError>, SubjectContext) -> Signal<Output, OutputError>)
         case producer(@Sendable (SignalProducer<Input, InputError>, SubjectContext) -> SignalProducer<Output, OutputError>)
+        /// An operator of two inputs, both driven by the kit.
+        case signalPair(@Sendable (Signal<Input, InputError>, Signal<Input, InputError>, SubjectContext) -> Signal<Output, OutputError>)
+        case producerPair(
+            @Sendable (SignalProducer<Input, InputError>, SignalProducer<Input, InputError>, SubjectContext)
+                -> SignalProducer<Output, OutputError>
+        )
     }
 
     let build: Build
@@ -15,8 +21,18 @@ struct ContractSubject<Input: Sendable, InputError: Swift.Error, Output, OutputE
     var usesProbe = false
 
     var isProducer: Bool {
-        if case .producer = build { return true }
-        return false
+        switch build {
+        case .producer, .producerPair: true
+        case .signal, .signalPair: false
+        }
+    }
+
+    /// Whether the subject has two inputs.
+    var isPair: Bool {
+        switch build {
+        case .signalPair, .producerPair: true
+        case .signal, .producer: false
+        }
     }
 }
 

@@ -5,10 +5,10 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
     typealias Event = Signal<Input, InputError>.Event
 
     enum Step: Sendable {
-        /// The kit sends an event on its sending thread.
-        case send(Event)
-        /// Each list is sent by its own thread, all at once.
-        case concurrently([[Event]])
+        /// The kit sends an event on its sending thread, into its first input or the second.
+        case send(Event, toSecondInput: Bool = false)
+        /// Each list is sent by its own thread, all at once; `second`'s lists into the second input.
+        case concurrently([[Event]], second: [[Event]] = [])
         /// The kit disposes of its observation (signals) or its start (producers).
         case dispose
         /// The kit runs the actions due on a time-shifting subject's scheduler.
@@ -43,6 +43,55 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
     /// The scripts every subject is driven with: values only; values then each terminal; empty;
     /// an immediate terminal; a terminal racing values; concurrent senders; disposal at every
     /// point; a re-entrant send; disposal from inside the observer; two observers.
+    /// The scripts for an operator of two inputs: values on both, interleaved; each terminal
+    /// event on each input; a terminal racing values on the other input; both inputs sent into
+    /// from several threads at once; disposal at every point; a re-entrant send; disposal from
+    /// inside the observer; two observers.
+    static func forPairs(values: [Input], error: InputError?, senderThreads: Int) -> [Scenario] {
+        let interleaved = values.flatMap { [Step.send(.value($0)), .send(.value($0), toSecondInput: true)] }
+        let bothComplete: [Step] = [.send(.completed), .send(.completed, toSecondInput: true)]
+        var scenarios = [
+            Scenario(name: "values on both inputs", steps: interleaved),
+            Scenario(name: "values then both completed", steps: interleaved + bothComplete),
+            Scenario(name: "values then the first interrupted", steps: interleaved + [.send(.interrupted)]),
+            Scenario(name: "values then the second interrupted", steps: interleaved + [.send(.interrupted, toSecondInput: true)]),
+            Scenario(name: "both empty", steps: bothComplete),
+        ]
+        if let error {
+            scenarios.append(Scenario(name: "values then the first failed", steps: interleaved + [.send(.failed(error))]))
+            scenarios.append(Scenario(
+                name: "values then the second failed",
+                steps: interleaved + [.send(.failed(error), toSecondInput: true)]
+            ))
+        }
+        let valueEvents = values.map { Event.value($0) }
+        let racingTerminal: Event = error.map { .failed($0) } ?? .completed
+        scenarios.append(Scenario(
+            name: "terminal on the second input racing values on the first",
+            steps: [.concurrently([valueEvents + valueEvents + valueEvents], second: [[racingTerminal]])]
+        ))
+        let perInput = max(1, senderThreads / 2)
+        scenarios.append(Scenario(
+            name: "concurrent senders on both inputs",
+            steps: [
+                .concurrently(Array(repeating: valueEvents, count: perInput), second: Array(repeating: valueEvents, count: perInput)),
+            ] + bothComplete
+        ))
+        for count in 0...values.count {
+            let sent = Array(interleaved.prefix(count * 2))
+            scenarios.append(Scenario(
+                name: "disposal after \(count) value\(count == 1 ? "" : "s") on each input",
+                steps: sent + [.dispose] + Array(interleaved.dropFirst(count * 2))
+            ))
+        }
+        if let first = values.first {
+            scenarios.append(Scenario(name: "re-entrant send from the observer", steps: interleaved + bothComplete, reentrantValue: first))
+        }
+        scenarios.append(Scenario(name: "disposal from inside the observer", steps: interleaved, disposesFromInside: true))
+        scenarios.append(Scenario(name: "two observers", steps: interleaved + bothComplete, secondObserver: true))
+        return scenarios
+    }
+
     static func all(values: [Input], error: InputError?, senderThreads: Int, probed: Bool) -> [Scenario] {
         let sends = values.map { Step.send(.value($0)) }
         var scenarios = [

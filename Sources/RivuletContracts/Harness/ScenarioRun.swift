@@ -12,6 +12,8 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     let options: ContractOptions
     let recorder = ScenarioRecorder()
     let input: KitInput<Input, InputError>
+    /// The second input of an operator of two inputs; unused otherwise.
+    let secondInput: KitInput<Input, InputError>
     let scheduler: TestScheduler?
     let probe = UserCodeProbe()
 
@@ -41,6 +43,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         self.subject = subject
         self.options = options
         input = KitInput(recorder: recorder)
+        secondInput = KitInput(recorder: recorder)
         scheduler = subject.usesScheduler ? TestScheduler() : nil
         probe.connect(self)
     }
@@ -58,10 +61,10 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         attach()
         for step in scenario.steps {
             switch step {
-            case let .send(event):
-                send(event)
-            case let .concurrently(lists):
-                sendConcurrently(lists)
+            case let .send(event, toSecondInput):
+                send(event, into: toSecondInput ? secondInput : input)
+            case let .concurrently(lists, second):
+                sendConcurrently(lists.map { ($0, input) } + second.map { ($0, secondInput) })
             case .dispose:
                 recorder.kitCall(.action, "dispose") { disposeSubject(fromInside: false) }
             case .settle:
@@ -75,10 +78,10 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         wiring.withLock { $0.token = token }
         let observer = makeObserver(token: token, isSecond: false)
         switch subject.build {
-        case let .signal(make):
+        case .signal, .signalPair:
             // The kit keeps no reference to its input signal: once the subject lets go of it,
             // it is disposed of (S4), which the kit sees through the pipe's disposable.
-            let output = recorder.kitCall(.action, "apply the operator") { make(input.makeSignal(), context) }
+            let output = recorder.kitCall(.action, "apply the operator") { makeSignal() }
             let observation = recorder.kitCall(.action, "observe") { output.observe(observer) }
             var second: Disposable?
             if scenario.secondObserver {
@@ -93,9 +96,9 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
                 $0.observation = observation
             }
             _ = second
-        case let .producer(make):
-            let producer = recorder.kitCall(.action, "apply the operator") { make(input.makeProducer(), context) }
-            if input.startCount > 0 {
+        case .producer, .producerPair:
+            let producer = recorder.kitCall(.action, "apply the operator") { makeProducer() }
+            if input.startCount + secondInput.startCount > 0 {
                 recorder.violation(.p1, "applying the operator started its source before the producer was started")
             }
             // The start's interrupter is known before any event flows, so the observer can
@@ -109,6 +112,25 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
             settleNow()
         }
     }
+
+    private func makeSignal() -> Signal<Output, OutputError> {
+        switch subject.build {
+        case let .signal(make): make(input.makeSignal(), context)
+        case let .signalPair(make): make(input.makeSignal(), secondInput.makeSignal(), context)
+        case .producer, .producerPair: preconditionFailure("RivuletContracts: a producer subject has no signal form")
+        }
+    }
+
+    private func makeProducer() -> SignalProducer<Output, OutputError> {
+        switch subject.build {
+        case let .producer(make): make(input.makeProducer(), context)
+        case let .producerPair(make): make(input.makeProducer(), secondInput.makeProducer(), context)
+        case .signal, .signalPair: preconditionFailure("RivuletContracts: a signal subject has no producer form")
+        }
+    }
+
+    /// The inputs the subject has.
+    private var usedInputs: [KitInput<Input, InputError>] { subject.isPair ? [input, secondInput] : [input] }
 
     private func makeObserver(token: ObserverToken, isSecond: Bool) -> Signal<Output, OutputError>.Observer {
         Signal<Output, OutputError>.Observer { [self] event in
@@ -171,9 +193,10 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         recorder.endUserCode()
     }
 
-    private func send(_ event: Signal<Input, InputError>.Event) {
+    private func send(_ event: Signal<Input, InputError>.Event, into target: KitInput<Input, InputError>) {
         let before = recorder.outputEnd
-        recorder.kitCall(.input, event.contractDescription) { input.send(event) }
+        let text = target === secondInput ? "second input: \(event.contractDescription)" : event.contractDescription
+        recorder.kitCall(.input, text) { target.send(event) }
         if !scenario.settlesOnlyWhenTold { settleNow() }
         guard event.isTerminating else { return }
         let check = TerminalCheck(
@@ -185,14 +208,15 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         wiring.withLock { $0.terminalChecks.append(check) }
     }
 
-    private func sendConcurrently(_ lists: [[Signal<Input, InputError>.Event]]) {
+    private func sendConcurrently(_ lists: [([Signal<Input, InputError>.Event], KitInput<Input, InputError>)]) {
         let group = DispatchGroup()
-        for (index, list) in lists.enumerated() {
+        for (index, (list, target)) in lists.enumerated() {
             group.enter()
             let thread = Thread { [self] in
                 recorder.label(currentThreadAs: "sender \(index + 2)")
+                let prefix = target === secondInput ? "second input: " : ""
                 for event in list {
-                    recorder.kitCall(.input, event.contractDescription) { input.send(event) }
+                    recorder.kitCall(.input, prefix + event.contractDescription) { target.send(event) }
                 }
                 group.leave()
             }
@@ -235,11 +259,11 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
             recorder.kitCall(.action, "let the scheduler run") { scheduler.advance(by: options.settleTime) }
         }
         wiring.withLock { $0.endAfterSettling = recorder.outputEnd }
-        input.removeTaps()
+        usedInputs.forEach { $0.removeTaps() }
         let ended = recorder.outputEnd != .open
-        let inputEnded = input.delivered.contains { $0.isTerminating }
         if ended {
-            if !inputEnded, !input.isReleased {
+            let held = usedInputs.filter { input in !input.delivered.contains { $0.isTerminating } && !input.isReleased }
+            if !held.isEmpty {
                 recorder.violation(.s5, "the output terminated, but the subject still holds on to its input")
             }
             if wiring.withLock({ $0.token }) != nil {
@@ -257,7 +281,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         if let scheduler {
             recorder.kitCall(.action, "let the scheduler run") { scheduler.advance(by: options.settleTime) }
         }
-        if !input.isReleased {
+        if !usedInputs.allSatisfy(\.isReleased) {
             let what = subject.isProducer ? "its start was disposed of" : "its output was disposed of and released"
             recorder.violation(releaseClause, "the subject still keeps its input alive after \(what)")
         }

@@ -8,23 +8,35 @@ struct TwoStartsCheck<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     let values: [Input]
 
     func run() -> [ContractViolation] {
-        guard case let .producer(make) = subject.build else { return [] }
+        guard subject.isProducer else { return [] }
+        let build = subject.build
         let recorder = ScenarioRecorder()
         let outputs = Guarded([[String]]())
         let finished = runOnNewThread(deadline: options.deadline) { [options, values] in
             recorder.label(currentThreadAs: "sender 1")
-            let input = KitInput<Input, InputError>(recorder: recorder)
+            let inputs = [KitInput<Input, InputError>(recorder: recorder), KitInput<Input, InputError>(recorder: recorder)]
             let scheduler = subject.usesScheduler ? TestScheduler() : nil
-            let producer = make(input.makeProducer(), SubjectContext(scheduler: scheduler, probe: UserCodeProbe()))
+            let context = SubjectContext(scheduler: scheduler, probe: UserCodeProbe())
+            let producer: SignalProducer<Output, OutputError>
+            switch build {
+            case let .producer(make): producer = make(inputs[0].makeProducer(), context)
+            case let .producerPair(make): producer = make(inputs[0].makeProducer(), inputs[1].makeProducer(), context)
+            case .signal, .signalPair: return
+            }
+            let used = subject.isPair ? inputs : [inputs[0]]
             for start in 1...2 {
                 let events = Guarded([String]())
                 let disposable = recorder.kitCall(.action, "start #\(start)") {
                     producer.start { event in events.withLock { $0.append(event.contractDescription) } }
                 }
                 for value in values {
-                    recorder.kitCall(.input, "value(\(value))") { input.send(.value(value)) }
+                    for input in used {
+                        recorder.kitCall(.input, "value(\(value))") { input.send(.value(value)) }
+                    }
                 }
-                recorder.kitCall(.input, "completed") { input.send(.completed) }
+                for input in used {
+                    recorder.kitCall(.input, "completed") { input.send(.completed) }
+                }
                 scheduler?.advance(by: options.settleTime)
                 disposable.dispose()
                 outputs.withLock { $0.append(events.withLock { $0 }) }

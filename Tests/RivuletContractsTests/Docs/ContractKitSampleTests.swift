@@ -87,3 +87,11 @@ extension Signal {
     }
     #expect(report.isConforming, "\(report)")
 }
+
+@Test func summedKeepsTheContracts() {
+    let report = OperatorContract.verify("summed", inputs: [1, 2, 3]) {
+        (left: Signal<Int, ContractError>, right: Signal<Int, ContractError>) in
+        left.combineLatest(with: right).map { $0 + $1 }
+    }
+    #expect(report.isConforming, "\(report)")
+}
