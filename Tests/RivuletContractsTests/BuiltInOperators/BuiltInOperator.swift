@@ -14,6 +14,9 @@ import Testing
 enum OperatorForm: String, CaseIterable, Sendable {
     case signal = "Signal"
     case producer = "SignalProducer"
+    /// An operator of two inputs with both driven by the kit.
+    case signalPair = "Signal, both inputs driven"
+    case producerPair = "SignalProducer, both inputs driven"
 }
 
 /// The families, in the order of `reference/api-surface.md` section 2 and the matrix.
@@ -95,6 +98,24 @@ struct FormCheck: Sendable {
     ) -> FormCheck {
         FormCheck { name, options in ProducerOperatorContract.verify(name, inputs: inputs, options: options, op) }
     }
+
+    // Forms of two inputs, both driven.
+
+    /// A signal operator of two inputs of the same type, both driven by the kit.
+    static func signalPair<I: Sendable, O, E>(
+        inputs: [I],
+        _ op: @escaping @Sendable (Signal<I, ContractError>, Signal<I, ContractError>) -> Signal<O, E>
+    ) -> FormCheck {
+        FormCheck { name, options in OperatorContract.verify(name, inputs: inputs, options: options, op) }
+    }
+
+    /// A producer operator of two inputs of the same type, both driven by the kit.
+    static func producerPair<I: Sendable, O, E>(
+        inputs: [I],
+        _ op: @escaping @Sendable (SignalProducer<I, ContractError>, SignalProducer<I, ContractError>) -> SignalProducer<O, E>
+    ) -> FormCheck {
+        FormCheck { name, options in ProducerOperatorContract.verify(name, inputs: inputs, options: options, op) }
+    }
 }
 
 /// A check that fails for a reason this suite cannot fix: a false positive of the kit, or an
@@ -125,6 +146,8 @@ struct BuiltInOperator: Sendable {
         options: ContractOptions = .default,
         signal: FormCheck? = nil,
         producer: FormCheck? = nil,
+        signalPair: FormCheck? = nil,
+        producerPair: FormCheck? = nil,
         knownIssues: [OperatorForm: [KnownIssue]] = [:],
         formsDiffer: String? = nil
     ) {
@@ -132,7 +155,8 @@ struct BuiltInOperator: Sendable {
         self.name = name
         self.family = family
         self.formsDiffer = formsDiffer
-        cases = [(OperatorForm.signal, signal), (.producer, producer)].compactMap { form, check in
+        let forms = [(OperatorForm.signal, signal), (.producer, producer), (.signalPair, signalPair), (.producerPair, producerPair)]
+        cases = forms.compactMap { form, check in
             check.map {
                 OperatorCase(
                     name: name, family: family, form: form, options: options, check: $0,
@@ -146,13 +170,24 @@ struct BuiltInOperator: Sendable {
 extension BuiltInOperator: CustomTestStringConvertible {
     var testDescription: String { name }
 
-    /// Whether P3 is checked: both forms exist and get the same operands.
-    var comparesForms: Bool { cases.count == 2 && formsDiffer == nil }
+    /// The case of one form, if the operator has it.
+    func form(_ form: OperatorForm) -> OperatorCase? { cases.first { $0.form == form } }
 
-    /// The scenarios in which the signal form and the producer form delivered different events.
+    /// Whether the operator has both a signal and a producer form of one input.
+    var hasBothForms: Bool { form(.signal) != nil && form(.producer) != nil }
+
+    /// Whether P3 is checked: both forms exist and get the same operands.
+    var comparesForms: Bool { hasBothForms && formsDiffer == nil }
+
+    /// The scenarios in which the signal form and the producer form delivered different events
+    /// (and, for operators of two driven inputs, the two pair forms).
     var formDisagreements: [(scenario: String, this: [String], other: [String])] {
-        guard comparesForms else { return [] }
-        return cases[0].report.disagreements(with: cases[1].report)
+        guard comparesForms, let signal = form(.signal), let producer = form(.producer) else { return [] }
+        var found = signal.report.disagreements(with: producer.report)
+        if let signalPair = form(.signalPair), let producerPair = form(.producerPair) {
+            found += signalPair.report.disagreements(with: producerPair.report)
+        }
+        return found
     }
 }
 

@@ -6,7 +6,8 @@ private let booleans = [true, false, false, true]
 
 extension BuiltInOperators {
     /// Combining operators (api-surface 2.4, and the Boolean combinations of 2.2). Each is checked
-    /// as a unary operator of the kit's input, with the other operands fixed:
+    /// as a unary operator of the kit's input, with the other operands fixed (and those of two
+    /// inputs of one type also with both inputs driven by the kit):
     /// - on signals, by `fixingOperand`: a hot operand that has already sent its values and
     ///   completed by the time the kit sends (`Signal.never` where the operator must not end early);
     /// - on producers, by a synchronous producer (`SignalProducer(value:)`), which each start of
@@ -18,14 +19,18 @@ extension BuiltInOperators {
             signal: .signal { signal in
                 fixingOperand(sending: ["a"], failing: ContractError.self) { signal.combineLatest(with: $0) }
             },
-            producer: .producer { $0.combineLatest(with: SignalProducer<String, ContractError>(value: "a")) }
+            producer: .producer { $0.combineLatest(with: SignalProducer<String, ContractError>(value: "a")) },
+            signalPair: .signalPair(inputs: [1, 2, 3]) { $0.combineLatest(with: $1) },
+            producerPair: .producerPair(inputs: [1, 2, 3]) { $0.combineLatest(with: $1) }
         ),
         BuiltInOperator(
             "combineLatest(_:_:)", .combining,
             signal: .signal { signal in
                 fixingOperand(sending: ["a"], failing: ContractError.self) { Signal.combineLatest(signal, $0) }
             },
-            producer: .producer { SignalProducer.combineLatest($0, SignalProducer<String, ContractError>(value: "a")) }
+            producer: .producer { SignalProducer.combineLatest($0, SignalProducer<String, ContractError>(value: "a")) },
+            signalPair: .signalPair(inputs: [1, 2, 3]) { Signal.combineLatest($0, $1) },
+            producerPair: .producerPair(inputs: [1, 2, 3]) { SignalProducer.combineLatest($0, $1) }
         ),
         BuiltInOperator(
             "combineLatest(_:_:_:)", .combining,
@@ -62,14 +67,18 @@ extension BuiltInOperators {
             signal: .signal { signal in
                 fixingOperand(sending: ["a", "b", "c"], failing: ContractError.self) { signal.zip(with: $0) }
             },
-            producer: .producer { $0.zip(with: SignalProducer<String, ContractError>(values: ["a", "b", "c"])) }
+            producer: .producer { $0.zip(with: SignalProducer<String, ContractError>(values: ["a", "b", "c"])) },
+            signalPair: .signalPair(inputs: [1, 2, 3]) { $0.zip(with: $1) },
+            producerPair: .producerPair(inputs: [1, 2, 3]) { $0.zip(with: $1) }
         ),
         BuiltInOperator(
             "zip(_:_:)", .combining,
             signal: .signal { signal in
                 fixingOperand(sending: ["a", "b", "c"], failing: ContractError.self) { Signal.zip(signal, $0) }
             },
-            producer: .producer { SignalProducer.zip($0, SignalProducer<String, ContractError>(values: ["a", "b", "c"])) }
+            producer: .producer { SignalProducer.zip($0, SignalProducer<String, ContractError>(values: ["a", "b", "c"])) },
+            signalPair: .signalPair(inputs: [1, 2, 3]) { Signal.zip($0, $1) },
+            producerPair: .producerPair(inputs: [1, 2, 3]) { SignalProducer.zip($0, $1) }
         ),
         BuiltInOperator(
             "zip(_:_:_:)", .combining,
@@ -110,6 +119,8 @@ extension BuiltInOperators {
                 fixingOperand(sending: [Int](), failing: ContractError.self) { signal.merge(with: $0) }
             },
             producer: .producer { $0.merge(with: SignalProducer(value: 10)) },
+            signalPair: .signalPair(inputs: [1, 2, 3]) { $0.merge(with: $1) },
+            producerPair: .producerPair(inputs: [1, 2, 3]) { $0.merge(with: $1) },
             formsDiffer: mergeOperands
         ),
         BuiltInOperator(
@@ -179,14 +190,18 @@ extension BuiltInOperators {
             signal: .signal(inputs: booleans) { signal in
                 fixingOperand(sending: [true], failing: ContractError.self) { signal.and($0) }
             },
-            producer: .producer(inputs: booleans) { $0.and(SignalProducer(value: true)) }
+            producer: .producer(inputs: booleans) { $0.and(SignalProducer(value: true)) },
+            signalPair: .signalPair(inputs: booleans) { $0.and($1) },
+            producerPair: .producerPair(inputs: booleans) { $0.and($1) }
         ),
         BuiltInOperator(
             "or(_:)", .combining,
             signal: .signal(inputs: booleans) { signal in
                 fixingOperand(sending: [false], failing: ContractError.self) { signal.or($0) }
             },
-            producer: .producer(inputs: booleans) { $0.or(SignalProducer(value: false)) }
+            producer: .producer(inputs: booleans) { $0.or(SignalProducer(value: false)) },
+            signalPair: .signalPair(inputs: booleans) { $0.or($1) },
+            producerPair: .producerPair(inputs: booleans) { $0.or($1) }
         ),
         BuiltInOperator(
             "all(_:)", .combining,

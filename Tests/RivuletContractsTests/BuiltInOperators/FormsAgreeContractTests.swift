@@ -16,7 +16,7 @@ struct FormsAgreeContractTests {
 
     @Test func mostOperatorsAreCompared() {
         let compared = BuiltInOperators.all.filter(\.comparesForms).count
-        let withBothForms = BuiltInOperators.all.filter { $0.cases.count == 2 }.count
+        let withBothForms = BuiltInOperators.all.filter(\.hasBothForms).count
         // Only merge's forms get different operands.
         #expect(compared == withBothForms - 3, "\(compared) of \(withBothForms)")
     }
