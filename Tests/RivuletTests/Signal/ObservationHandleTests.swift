@@ -12,16 +12,20 @@ import Testing
         deinit { counter.increment() }
     }
 
+    /// Observes `signal` with a closure that captures a watched object; returns the watch and the
+    /// disposable, which the caller keeps.
+    static func observe(
+        _ signal: Signal<Int, Never>,
+        _ attach: (Signal<Int, Never>, Tracked) -> Disposable?
+    ) -> (watched: WeakBox<Tracked>, kept: Disposable?) {
+        let captured = Tracked()
+        return (WeakBox(captured), attach(signal, captured))
+    }
+
     @Test("A disposable kept after the terminal event does not keep the observer's closure (S5)")
     func keptDisposableDoesNotKeepTheObserverAfterTermination_S5() {
         let (signal, input) = Signal<Int, Never>.pipe()
-        let watched = WeakBox<Tracked>(nil)
-        var kept: Disposable?
-        do {
-            let captured = Tracked()
-            watched.object = captured
-            kept = signal.observeValues { _ in _ = captured }
-        }
+        let (watched, kept) = Self.observe(signal) { signal, captured in signal.observeValues { _ in _ = captured } }
         #expect(watched.object != nil, "attached: the signal keeps the closure")
         input.sendCompleted()
         #expect(watched.object == nil, "terminated: the closure is released though the disposable is kept")
@@ -31,13 +35,7 @@ import Testing
     @Test("A disposed of disposable does not keep the observer's closure")
     func disposedDisposableDoesNotKeepTheObserver() {
         let (signal, input) = Signal<Int, Never>.pipe()
-        let watched = WeakBox<Tracked>(nil)
-        var kept: Disposable?
-        do {
-            let captured = Tracked()
-            watched.object = captured
-            kept = signal.observe { _ in _ = captured }
-        }
+        let (watched, kept) = Self.observe(signal) { signal, captured in signal.observe { _ in _ = captured } }
         kept?.dispose()
         #expect(watched.object == nil)
         #expect(kept?.isDisposed == true)
