@@ -25,7 +25,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     // inbox excludes overlapping access, so the runtime's exclusivity checks are turned off.
     @exclusivity(unchecked) @usableFromInline var machine: FlattenStateMachine<Inner>
     /// The lifetimes of the running inner streams, and their handles in the flattened lifetime.
-    @exclusivity(unchecked) @usableFromInline var running: [FlattenInnerID: (disposables: CompositeDisposable, handle: Disposable?)] = [:]
+    @exclusivity(unchecked) @usableFromInline var running = FlattenInnerMap<(disposables: CompositeDisposable, handle: Disposable?)>()
     @usableFromInline let downstream: EventSink<Value, Error>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let makeInner: (Outer) -> Inner
@@ -97,7 +97,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     }
 
     @inlinable func perform(_ actions: FlattenStateMachine<Inner>.Actions, value: Value? = nil) {
-        for id in actions.cancel { release(id) }
+        actions.cancel.forEach { release($0) }
         if actions.forwardValue, let value { downstream(.value(value)) }
         if let (id, inner) = actions.start { start(inner, id: id) }
         if actions.complete { finish(.completed) }
@@ -112,7 +112,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         let innerDisposables = CompositeDisposable()
         let innerLifetime = Lifetime(innerDisposables)
         let handle = lifetime += innerDisposables
-        running[id] = (innerDisposables, handle)
+        running.append(id, (innerDisposables, handle))
         let pendingStarts = self.pendingStarts
         pendingStarts.add {
             // The flattened stream may have ended, or replaced this inner stream, meanwhile.
@@ -126,7 +126,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
 
     /// Ends inner stream `id`'s lifetime, disposing of its work, and forgets it.
     @inlinable func release(_ id: FlattenInnerID) {
-        guard let entry = running.removeValue(forKey: id) else { return }
+        guard let entry = running.remove(id) else { return }
         entry.handle?.dispose()
         entry.disposables.dispose()
     }

@@ -16,7 +16,7 @@ struct FlattenStateMachine<Inner> {
     @usableFromInline
     struct Actions {
         /// Inner streams to dispose of (replaced by `.latest`, or losers of a `.race`).
-        @usableFromInline var cancel: [FlattenInnerID] = []
+        @usableFromInline var cancel = FlattenInnerIDList()
         /// Whether the inner value that was the input is forwarded.
         @usableFromInline var forwardValue = false
         /// An inner stream to start, with the ID its events must carry.
@@ -32,7 +32,7 @@ struct FlattenStateMachine<Inner> {
     let kind: FlattenStrategy.Kind
     /// The inner streams whose events are forwarded: all running ones for `.concurrent`, the
     /// newest for `.latest`, the contenders (or the winner) for `.race`, the running one for `.throttle`.
-    @usableFromInline var running: Set<FlattenInnerID> = []
+    @usableFromInline var running = FlattenInnerMap<Void>()
     /// Inner streams waiting for a free slot (`.concurrent` only), oldest first.
     @usableFromInline var waiting = FIFOQueue<Inner>()
     @usableFromInline var waitingCount = 0
@@ -69,9 +69,8 @@ struct FlattenStateMachine<Inner> {
                 waitingCount += 1
             }
         case .latest:
-            actions.cancel = Array(running)
-            // Keeping the capacity saves an allocation per inner stream.
-            running.removeAll(keepingCapacity: true)
+            actions.cancel = running.ids
+            running.removeAll()
             actions.start = startInner(inner)
         case .race:
             if winner == nil { actions.start = startInner(inner) }
@@ -154,15 +153,16 @@ struct FlattenStateMachine<Inner> {
     @inlinable mutating func startInner(_ inner: Inner) -> (id: FlattenInnerID, inner: Inner) {
         let id = nextID
         nextID += 1
-        running.insert(id)
+        running.append(id, ())
         return (id, inner)
     }
 
     @inlinable mutating func declareWinner(_ id: FlattenInnerID, _ actions: inout Actions) {
         winner = id
         running.remove(id)
-        actions.cancel = Array(running)
-        running = [id]
+        actions.cancel = running.ids
+        running.removeAll()
+        running.append(id, ())
     }
 
     @inlinable mutating func innerEnded(_ id: FlattenInnerID, _ actions: inout Actions) {

@@ -46,7 +46,7 @@ import Testing
         var machine = Machine(FlattenStrategy.latest.kind)
         _ = machine.outerValue("a")
         let replace = machine.outerValue("b")
-        #expect(replace.cancel == [0])
+        #expect(Array(replace.cancel) == [0])
         #expect(replace.start?.id == 1)
         #expect(!machine.innerValue(0).forwardValue)
         let staleFailure = machine.innerFailed(0)
