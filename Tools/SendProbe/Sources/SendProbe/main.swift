@@ -66,6 +66,22 @@ if CommandLine.arguments.contains("profile-chain") {
     exit(0)
 }
 
+if CommandLine.arguments.contains("profile-combine") {
+    // For `valgrind --tool=callgrind`: alternating sends into two signals combined with
+    // combineLatest (benchmark workload 6).
+    let sink = Sink()
+    let (left, leftInput) = Signal<Int, Never>.pipe()
+    let (right, rightInput) = Signal<Int, Never>.pipe()
+    left.combineLatest(with: right).observeValues { sink.total &+= $0 &+ $1 }
+    let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000
+    for value in 0..<count {
+        leftInput.send(value: value)
+        rightInput.send(value: value)
+    }
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+
 if CommandLine.arguments.contains("profile-fanout") {
     // For `valgrind --tool=callgrind`: sends to 100 observers.
     measure("send, 100 observers", observers: 100, sends: 5_000)
