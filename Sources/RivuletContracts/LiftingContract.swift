@@ -18,22 +18,15 @@ extension OperatorContract {
         signal: @escaping @Sendable (Signal<Input, ContractError>) -> Signal<Output, OutputError>,
         producer: @escaping @Sendable (SignalProducer<Input, ContractError>) -> SignalProducer<Output, OutputError>
     ) -> ContractReport {
-        let signalRun = ContractRunner(
-            name: "\(name) (signal)",
-            subject: ContractSubject(build: .signal { input, _ in signal(input) }),
-            options: options,
-            values: inputs,
-            error: ContractError(code: 1)
-        ).runComparingForms()
-        let producerRun = ContractRunner(
-            name: "\(name) (producer)",
-            subject: ContractSubject(build: .producer { input, _ in producer(input) }),
-            options: options,
-            values: inputs,
-            error: ContractError(code: 1)
-        ).runComparingForms()
-        var violations = signalRun.report.violations + producerRun.report.violations
-        for (scenario, fromSignal, fromProducer) in signalRun.report.disagreements(with: producerRun.report) {
+        let error = ContractError(code: 1)
+        let signalReport = ContractRunner.report(
+            "\(name) (signal)", ContractSubject(build: .signal { input, _ in signal(input) }), options, inputs, error: error
+        )
+        let producerReport = ContractRunner.report(
+            "\(name) (producer)", ContractSubject(build: .producer { input, _ in producer(input) }), options, inputs, error: error
+        )
+        var violations = signalReport.violations + producerReport.violations
+        for (scenario, fromSignal, fromProducer) in signalReport.disagreements(with: producerReport) {
             violations.append(ContractViolation(
                 clause: .p3,
                 scenario: scenario,
@@ -43,8 +36,8 @@ extension OperatorContract {
         }
         return ContractReport(
             subject: name,
-            clausesChecked: signalRun.report.clausesChecked + producerRun.report.clausesChecked + [.p3],
-            scenarios: signalRun.report.scenarios.map { "signal: \($0)" } + producerRun.report.scenarios.map { "producer: \($0)" },
+            clausesChecked: signalReport.clausesChecked + producerReport.clausesChecked + [.p3],
+            scenarios: signalReport.scenarios.map { "signal: \($0)" } + producerReport.scenarios.map { "producer: \($0)" },
             violations: violations
         )
     }

@@ -130,7 +130,7 @@ public enum SchedulerContract {
         for (name, body) in scenarios {
             names.append(name)
             // Making the scheduler is user code too: it runs under the deadline like the rest.
-            let made = Guarded<S?>(nil)
+            let made = Locked<S?>(nil)
             guard runOnNewThread(deadline: options.deadline, { let scheduler = makeScheduler(); made.withLock { $0 = scheduler } }),
                   let scheduler = made.withLock({ $0 })
             else {

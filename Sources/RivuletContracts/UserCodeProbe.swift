@@ -1,3 +1,4 @@
+import Rivulet
 /// Stands in for the user's code inside an operator under test, so the kit can see how the
 /// operator calls it.
 ///
@@ -13,7 +14,7 @@
 /// }
 /// ```
 public final class UserCodeProbe: Sendable {
-    private let hooks = Guarded<UserCodeHooksBox>(UserCodeHooksBox())
+    private let hooks = Locked<UserCodeHooksBox>(UserCodeHooksBox())
 
     init() {}
 

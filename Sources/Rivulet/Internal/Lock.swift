@@ -84,23 +84,24 @@ enum PlatformLocking {
     }
 }
 
-/// Rivulet's one lock type: state that can only be touched inside `withLock`.
+/// Rivulet's one lock type: state that can only be touched inside `withLock`. The contract kit
+/// uses it too (`package`), so that one lock, which Thread Sanitizer understands, serves both.
 ///
 /// Rules for callers (contract O7): the closure only reads and writes `State`. It never calls user
 /// code, never releases the last reference to a user object (return it and let it go after the
 /// lock is released), and never takes another `Locked`.
 @usableFromInline
-struct Locked<State>: @unchecked Sendable {
+package struct Locked<State>: @unchecked Sendable {
     // @unchecked Sendable: the only path to `State` is `withLock`, which holds `storage`'s mutex.
     @usableFromInline let storage: LockStorage<State>
 
     @inlinable
-    init(_ initialState: State) {
+    package init(_ initialState: State) {
         storage = LockStorage.make(initialState)
     }
 
     @inlinable
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
 }

@@ -7,10 +7,11 @@ import Musl
 #endif
 
 /// The identity of the running thread, used to tell a re-entrant send (same thread, queued)
-/// from a concurrent one (another thread, which waits its turn).
+/// from a concurrent one (another thread, which waits its turn). The contract kit names threads
+/// by it too (`package`).
 @usableFromInline
-struct ThreadID: Hashable, Sendable {
-    @usableFromInline let rawValue: UInt
+package struct ThreadID: Hashable, Sendable {
+    @usableFromInline package let rawValue: UInt
 
     @inlinable
     init(rawValue: UInt) {
@@ -20,7 +21,7 @@ struct ThreadID: Hashable, Sendable {
     }
 
     @inlinable
-    static var current: ThreadID {
+    package static var current: ThreadID {
         #if canImport(Darwin)
         ThreadID(rawValue: UInt(bitPattern: pthread_self()))
         #else

@@ -44,13 +44,7 @@ package enum SignalAudit {
     static func eventDroppedAfterTerminal<Value, Error>(_ event: Signal<Value, Error>.Event, by storage: AnyObject) {
         guard installedCount.load(ordering: .relaxed) > 0, let pointer = pthread_getspecific(auditorKey) else { return }
         let auditor = Unmanaged<Auditor>.fromOpaque(pointer).takeUnretainedValue()
-        let text = switch event {
-        case let .value(value): "value(\(value))"
-        case let .failed(error): "failed(\(error))"
-        case .completed: "completed"
-        case .interrupted: "interrupted"
-        }
-        auditor.report(ObjectIdentifier(storage), text)
+        auditor.report(ObjectIdentifier(storage), event.auditDescription)
     }
 
     private final class Auditor: Sendable {
@@ -72,4 +66,17 @@ package enum SignalAudit {
 extension Signal {
     /// The identity an auditor is told for this signal (see `SignalAudit`).
     package var auditIdentity: ObjectIdentifier { ObjectIdentifier(core.storage) }
+}
+
+extension Signal.Event {
+    /// The event as audits and the contract kit's traces write it: `value(4)`, `failed(…)`,
+    /// `completed`, `interrupted`.
+    package var auditDescription: String {
+        switch self {
+        case let .value(value): "value(\(value))"
+        case let .failed(error): "failed(\(error))"
+        case .completed: "completed"
+        case .interrupted: "interrupted"
+        }
+    }
 }

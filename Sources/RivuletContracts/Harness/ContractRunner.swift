@@ -9,9 +9,6 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     /// The failure the kit sends; `nil` for an input that cannot fail.
     let error: InputError?
 
-    func run() -> ContractReport {
-        runComparingForms().report
-    }
 
     /// The report on `subject`, fed `inputs` and `error` (none for an input that cannot fail):
     /// what each public `verify` comes down to.
@@ -25,9 +22,10 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         ContractRunner(name: name, subject: subject, options: options, values: inputs, error: error).run()
     }
 
-    /// The report, and for each serial scenario (no concurrent step) what the observer saw before
-    /// the kit disposed of anything: what the two forms of an operator must agree on (P3).
-    func runComparingForms() -> (report: ContractReport, serialOutputs: [String: [String]]) {
+    /// Runs every scenario. The report also keeps, for each serial scenario (no concurrent step),
+    /// what the observer saw before the kit disposed of anything: what the two forms of an
+    /// operator must agree on (P3).
+    func run() -> ContractReport {
         var violations: [ContractViolation] = []
         var names: [String] = []
         var serialOutputs: [String: [String]] = [:]
@@ -53,11 +51,10 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
             names.append("two starts")
             violations += TwoStartsCheck(subject: subject, options: options, values: values).run()
         }
-        let report = ContractReport(
+        return ContractReport(
             subject: name, clausesChecked: clausesChecked, scenarios: names, violations: violations,
             serialOutputs: serialOutputs
         )
-        return (report, serialOutputs)
     }
 
     var clausesChecked: [ContractClause] {

@@ -16,7 +16,7 @@ final class KitInput<Input: Sendable, InputError: Swift.Error>: Sendable {
         var startLifetimes: [Lifetime] = []
     }
 
-    private let state = Guarded(State())
+    private let state = Locked(State())
     private let recorder: ScenarioRecorder
 
     init(recorder: ScenarioRecorder) {
@@ -30,11 +30,15 @@ final class KitInput<Input: Sendable, InputError: Swift.Error>: Sendable {
         let (signal, input) = Signal<Input, InputError>.pipe(disposable: flag)
         recorder.ownSignal(signal.auditIdentity)
         let tap = tapping(signal)
-        state.withLock {
-            $0.current = input
-            $0.flag = flag
-            if let tap { $0.taps.append(tap) }
+        let replaced = state.withLock { state -> Signal<Input, InputError>.Observer? in
+            defer { state.current = input }
+            state.flag = flag
+            if let tap { state.taps.append(tap) }
+            return state.current
         }
+        // Released after the lock: a dropped input observer interrupts its signal, which runs
+        // observers (the kit's tap among them, which takes this lock).
+        withExtendedLifetime(replaced) {}
         return signal
     }
 
@@ -47,11 +51,14 @@ final class KitInput<Input: Sendable, InputError: Swift.Error>: Sendable {
             lifetime += signal.observe(observer)
             // A disposed start must not count what the kit sends afterwards as delivered.
             lifetime.observeEnded { input.sendInterrupted() }
-            state.withLock {
-                $0.current = input
-                $0.startLifetimes.append(lifetime)
-                if let tap { $0.taps.append(tap) }
+            let replaced = state.withLock { state -> Signal<Input, InputError>.Observer? in
+                defer { state.current = input }
+                state.startLifetimes.append(lifetime)
+                if let tap { state.taps.append(tap) }
+                return state.current
             }
+            // Released after the lock, as in `makeSignal`.
+            withExtendedLifetime(replaced) {}
         }
     }
 
@@ -85,9 +92,9 @@ final class KitInput<Input: Sendable, InputError: Swift.Error>: Sendable {
     /// Whether the subject has let go of its input: the signal was disposed of or terminated, or
     /// every start of the source has ended.
     var isReleased: Bool {
-        state.withLock { state in
-            if let flag = state.flag { return flag.isDisposed }
-            return state.startLifetimes.allSatisfy(\.hasEnded)
-        }
+        // Read out first: a lifetime's state is behind a lock of its own.
+        let (flag, lifetimes) = state.withLock { ($0.flag, $0.startLifetimes) }
+        if let flag { return flag.isDisposed }
+        return lifetimes.allSatisfy(\.hasEnded)
     }
 }

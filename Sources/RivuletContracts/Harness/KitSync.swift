@@ -3,27 +3,6 @@ import Foundation
 import Rivulet
 import Synchronization
 
-/// The kit's one lock: state reachable only through `withLock`.
-///
-/// An `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: on Linux the latter waits on
-/// raw futexes, which Thread Sanitizer does not see, so every access it guards would be reported
-/// as a race when users run their contract tests under TSan.
-final class Guarded<State>: @unchecked Sendable {
-    // @unchecked Sendable: `state` is touched only while `lock` is held.
-    private let lock = NSLock()
-    private var state: State
-
-    init(_ state: State) {
-        self.state = state
-    }
-
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
-    }
-}
-
 /// A disposable that only remembers whether it was disposed of: the kit hands it to a subject's
 /// input as the input's resources, to see when the input is released (S4, S5, P4).
 final class DisposalFlag: Disposable, Sendable {
@@ -34,15 +13,6 @@ final class DisposalFlag: Disposable, Sendable {
     func dispose() {
         disposed.store(true, ordering: .releasing)
     }
-}
-
-/// A number that identifies the running thread while it runs.
-func currentThreadKey() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
 }
 
 /// Runs `body` on a new thread and waits at most `seconds` for it to finish.

@@ -149,16 +149,6 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
 }
 
 extension Signal.Event {
-    /// How the kit writes an event in traces and compares outputs.
-    var contractDescription: String {
-        switch self {
-        case let .value(value): "value(\(value))"
-        case let .failed(error): "failed(\(error))"
-        case .completed: "completed"
-        case .interrupted: "interrupted"
-        }
-    }
-
     var contractEnd: ScenarioRecorder.OutputEnd {
         switch self {
         case .value: .open

@@ -30,20 +30,20 @@ final class ScenarioRecorder: Sendable {
         var outputsAtDisposal: [String]?
     }
 
-    private let state = Guarded(State())
+    private let state = Locked(State())
 
     // MARK: The kit's own threads and calls
 
     /// Names the running thread in traces; the kit calls this on every thread it starts.
     func label(currentThreadAs label: String) {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { $0.book.labels[key] = label }
     }
 
     /// Runs `body`, one of the kit's calls into the subject, recording `text` in the trace.
     /// Events the subject delivers during it are synchronous (E7).
     func kitCall<Result>(_ kind: ContractTraceEntry.Kind, _ text: String, _ body: () -> Result) -> Result {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock {
             $0.book.record(kind, text, on: key)
             $0.kitCalls[key, default: 0] += 1
@@ -79,7 +79,7 @@ final class ScenarioRecorder: Sendable {
 
     /// Records a delivery to one of the kit's observers; call `endDelivery()` when it returns.
     func beginDelivery(_ text: String, isTerminal: Bool, terminal: OutputEnd) {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { s in
             let thread = s.book.label(of: key)
             s.book.trace.append(ContractTraceEntry(kind: .output, text: text, thread: thread))
@@ -109,7 +109,7 @@ final class ScenarioRecorder: Sendable {
 
     /// Records a call of the operator's probed closure; call `endUserCode()` when it returns.
     func beginUserCode() {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { s in
             let thread = s.book.label(of: key)
             s.book.trace.append(ContractTraceEntry(kind: .userCode, text: "the operator calls its closure", thread: thread))
@@ -127,18 +127,18 @@ final class ScenarioRecorder: Sendable {
     }
 
     func endUserCode() {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { $0.userCode[key, default: 1] -= 1 }
     }
 
     func endDelivery() {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { $0.deliveries[key, default: 1] -= 1 }
     }
 
     /// Records something the kit saw outside a delivery, such as an action without a thread.
     func note(_ text: String) {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock {
             $0.book.record(.action, text, on: key)
         }

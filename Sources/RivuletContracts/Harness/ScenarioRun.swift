@@ -32,7 +32,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         weak var token: ObserverToken?
     }
 
-    private let wiring = Guarded(Wiring())
+    private let wiring = Locked(Wiring())
 
     init(
         _ scenario: Scenario<Input, InputError>,
@@ -135,7 +135,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     private func makeObserver(token: ObserverToken, isSecond: Bool) -> Signal<Output, OutputError>.Observer {
         Signal<Output, OutputError>.Observer { [self] event in
             withExtendedLifetime(token) {}
-            let text = event.contractDescription
+            let text = event.auditDescription
             if isSecond {
                 wiring.withLock { $0.secondOutputs.append(text) }
                 return
@@ -195,7 +195,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
 
     private func send(_ event: Signal<Input, InputError>.Event, into target: KitInput<Input, InputError>) {
         let before = recorder.outputEnd
-        let text = target === secondInput ? "second input: \(event.contractDescription)" : event.contractDescription
+        let text = target === secondInput ? "second input: \(event.auditDescription)" : event.auditDescription
         recorder.kitCall(.input, text) { target.send(event) }
         if !scenario.settlesOnlyWhenTold { settleNow() }
         guard event.isTerminating else { return }
@@ -216,7 +216,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
                 recorder.label(currentThreadAs: "sender \(index + 2)")
                 let prefix = target === secondInput ? "second input: " : ""
                 for event in list {
-                    recorder.kitCall(.input, prefix + event.contractDescription) { target.send(event) }
+                    recorder.kitCall(.input, prefix + event.auditDescription) { target.send(event) }
                 }
                 group.leave()
             }
@@ -277,7 +277,12 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         if subject.isProducer, scenario.disposesFromInside, recorder.outputEnd == .open {
             recorder.violation(.p4, "disposing of the start from inside the observer never delivered interrupted")
         }
-        wiring.withLock { $0.output = nil }
+        // The output is released after the lock: its disposal runs the subject's teardown (O7).
+        let output = wiring.withLock { state -> Signal<Output, OutputError>? in
+            defer { state.output = nil }
+            return state.output
+        }
+        withExtendedLifetime(output) {}
         if let scheduler {
             recorder.kitCall(.action, "let the scheduler run") { scheduler.advance(by: options.settleTime) }
         }
@@ -294,8 +299,8 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
             recorder.violation(.s3, "two observers saw different events: \(first) and \(second)")
         }
         guard ended, let output = wiring.withLock({ $0.output }) else { return }
-        let late = Guarded([String]())
-        output.observe { event in late.withLock { $0.append(event.contractDescription) } }
+        let late = Locked([String]())
+        output.observe { event in late.withLock { $0.append(event.auditDescription) } }
         let seen = late.withLock { $0 }
         if seen != ["interrupted"] {
             recorder.violation(.s3, "observing the terminated output yielded \(seen), not [interrupted] at once")

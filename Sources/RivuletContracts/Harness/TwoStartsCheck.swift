@@ -11,7 +11,7 @@ struct TwoStartsCheck<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         guard subject.isProducer else { return [] }
         let build = subject.build
         let recorder = ScenarioRecorder()
-        let outputs = Guarded([[String]]())
+        let outputs = Locked([[String]]())
         let finished = runOnNewThread(deadline: options.deadline) { [options, values] in
             recorder.label(currentThreadAs: "sender 1")
             let inputs = [KitInput<Input, InputError>(recorder: recorder), KitInput<Input, InputError>(recorder: recorder)]
@@ -25,9 +25,9 @@ struct TwoStartsCheck<Input: Sendable, InputError: Swift.Error, Output, OutputEr
             }
             let used = subject.isPair ? inputs : [inputs[0]]
             for start in 1...2 {
-                let events = Guarded([String]())
+                let events = Locked([String]())
                 let disposable = recorder.kitCall(.action, "start #\(start)") {
-                    producer.start { event in events.withLock { $0.append(event.contractDescription) } }
+                    producer.start { event in events.withLock { $0.append(event.auditDescription) } }
                 }
                 for value in values {
                     for input in used {
@@ -39,7 +39,8 @@ struct TwoStartsCheck<Input: Sendable, InputError: Swift.Error, Output, OutputEr
                 }
                 scheduler?.advance(by: options.settleTime)
                 disposable.dispose()
-                outputs.withLock { $0.append(events.withLock { $0 }) }
+                let seen = events.withLock { $0 }
+                outputs.withLock { $0.append(seen) }
             }
         }
         let seen = outputs.withLock { $0 }

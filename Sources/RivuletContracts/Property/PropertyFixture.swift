@@ -44,9 +44,9 @@ extension PropertyFixture {
         _ compose: @Sendable (MutableProperty<Input>) -> P
     ) -> PropertyFixture where P.Value == Value {
         let source = MutableProperty(values[0])
-        let held = Guarded<MutableProperty<Input>?>(source)
+        let held = Locked<MutableProperty<Input>?>(source)
         let weak = WeakSource(property: source)
-        let emissions = Guarded(0)
+        let emissions = Locked(0)
         // The kit's own observation of the source: it keeps the source's signal, not the source.
         _ = source.signal.observe { event in
             if case .value = event { emissions.withLock { $0 += 1 } }

@@ -30,12 +30,12 @@ final class PropertyProbe: SteppingProbe {
         var lingersLeft = 0
     }
 
-    private let state = Guarded(State())
+    private let state = Locked(State())
 
     // MARK: Threads and kit calls
 
     func label(currentThreadAs label: String) {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { $0.book.labels[key] = label }
     }
 
@@ -49,7 +49,7 @@ final class PropertyProbe: SteppingProbe {
     /// Emissions during it are synchronous (R2). If it never returns, `stuckClause` is broken,
     /// or, without one, O7 when it got stuck after calling an observer and O6 otherwise.
     func kitCall<Result>(_ kind: ContractTraceEntry.Kind, _ text: String, stuckClause: ContractClause? = nil, _ body: () -> Result) -> Result {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         let id = state.withLock { s -> Int in
             s.book.record(kind, text, on: key)
             s.kitCalls[key, default: 0] += 1
@@ -71,7 +71,7 @@ final class PropertyProbe: SteppingProbe {
     /// Records a value emitted to the kit's `observer`; returns whether the observer should
     /// linger. Call `endDelivery()` when the observer returns.
     func beginDelivery(_ observer: String, _ text: String) -> Bool {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         return state.withLock { s in
             let thread = s.book.label(of: key)
             s.book.trace.append(ContractTraceEntry(kind: .output, text: "\(observer): value(\(text))", thread: thread))
@@ -95,13 +95,13 @@ final class PropertyProbe: SteppingProbe {
     }
 
     func endDelivery() {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { $0.deliveries[key, default: 1] -= 1 }
     }
 
     /// Records the end of an observer's stream.
     func ended(_ observer: String, _ text: String) {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { s in
             s.book.record(.output, "\(observer): \(text)", on: key)
             if s.ends[observer] != nil {

@@ -20,7 +20,7 @@ final class PropertyRun<Value>: Sendable {
         var isStuck = false
     }
 
-    private let state = Guarded(State())
+    private let state = Locked(State())
 
     init(_ scenario: String, options: ContractOptions, _ makeFixture: @escaping @Sendable () -> PropertyFixture<Value>) {
         self.scenario = scenario

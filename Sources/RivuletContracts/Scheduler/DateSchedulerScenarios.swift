@@ -72,7 +72,7 @@ extension SchedulerRun where S: DateScheduler {
     /// (E4), and then releases its closure (O7).
     func repeatingStopsAfterDisposal() {
         let unit = unit
-        let held = Guarded<(disposable: Disposable?, token: WeakToken)?>(nil)
+        let held = Locked<(disposable: Disposable?, token: WeakToken)?>(nil)
         step { [self] in
             let now = readClock("before scheduling")
             let scheduled = scheduleRepeating(after: now.addingTimeInterval(unit), every: unit)

@@ -29,7 +29,7 @@ final class SchedulerProbe: SteppingProbe {
         var latestDate: Date?
     }
 
-    private let state = Guarded(State())
+    private let state = Locked(State())
     /// Whether the scheduler was declared to run actions synchronously inside `schedule`: then an
     /// action nested in another, or overlapping one scheduled from another thread, is by design.
     let isImmediate: Bool
@@ -42,14 +42,14 @@ final class SchedulerProbe: SteppingProbe {
 
     /// Names the running thread in traces; the kit calls this on every thread it starts.
     func label(currentThreadAs label: String) {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { $0.book.labels[key] = label }
     }
 
     /// Runs `body`, one of the kit's calls into the scheduler, recording `text` in the trace and
     /// whether it was made from inside a running action (where getting stuck means O7, not O6).
     func kitCall<Result>(_ text: String, _ body: () -> Result) -> Result {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         let inside = state.withLock { s -> Bool in
             let inside = s.running.values.contains(key)
             let context = inside ? " (from inside \(s.running.first { $0.value == key }!.key))" : ""
@@ -88,7 +88,7 @@ final class SchedulerProbe: SteppingProbe {
 
     /// Returns whether the action should linger.
     private func begin(_ name: String, repeating: Bool) -> Bool {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         return state.withLock { s in
             let thread = s.book.label(of: key)
             s.book.trace.append(ContractTraceEntry(kind: .output, text: "\(name) starts", thread: thread))
@@ -113,7 +113,7 @@ final class SchedulerProbe: SteppingProbe {
     }
 
     private func end(_ name: String) {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { s in
             s.book.record(.output, "\(name) returns", on: key)
             s.running[name] = nil
@@ -131,7 +131,7 @@ final class SchedulerProbe: SteppingProbe {
     /// Whether the calling thread is inside one of the kit's calls, such as `schedule`: an action
     /// that finds itself there runs synchronously, and must not wait for the kit.
     var isInsideKitCallOnThisThread: Bool {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         return state.withLock { $0.kitCalls[key, default: 0] > 0 }
     }
 
@@ -140,7 +140,7 @@ final class SchedulerProbe: SteppingProbe {
 
     /// Checks that the scheduler's clock did not go back since the kit's previous reading (E7).
     func checkClock(_ date: Date, _ context: String) {
-        let key = currentThreadKey()
+        let key = ThreadID.current.rawValue
         state.withLock { s in
             s.book.record(.output, "currentDate \(date.timeIntervalSinceReferenceDate) \(context)", on: key)
             if let latest = s.latestDate, date < latest {

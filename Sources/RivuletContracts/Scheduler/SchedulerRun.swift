@@ -33,7 +33,7 @@ final class SchedulerRun<S: Scheduler>: Sendable {
         var isStuck = false
     }
 
-    private let state = Guarded(State())
+    private let state = Locked(State())
 
     init(_ scenario: String, scheduler: S, clock: SchedulerClock<S>, isImmediate: Bool, options: ContractOptions) {
         self.scenario = scenario

@@ -91,7 +91,7 @@ extension SchedulerRun {
     /// start before the kit disposes of it.
     func cancellationAndRelease() {
         if probe.isImmediate {
-            let token = Guarded(WeakToken())
+            let token = Locked(WeakToken())
             step { [self] in
                 let (_, weak) = scheduleHoldingToken("ran")
                 token.withLock { $0 = weak }
@@ -100,7 +100,7 @@ extension SchedulerRun {
             return
         }
         let gate = DispatchSemaphore(value: 0)
-        let tokens = Guarded([WeakToken]())
+        let tokens = Locked([WeakToken]())
         if clock.isRealTime {
             step { [self] in
                 schedule("gate") { [probe, options] in

@@ -1,7 +1,6 @@
 import Foundation
 import Rivulet
 import RivuletContracts
-import Synchronization
 import Testing
 
 // The registry of Rivulet's built-in operators as the contract kit checks them. Each operator is
@@ -245,21 +244,18 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// Computes a report once, whichever thread asks first; later askers wait for it.
-///
-/// An `NSLock` rather than `Mutex`: Thread Sanitizer does not see `Mutex`'s futex waits on Linux.
-private final class ReportCell: @unchecked Sendable {
-    // @unchecked Sendable: `report` is touched only while `lock` is held.
-    private let lock = NSLock()
-    private var report: ContractReport?
+/// Keeps a report once computed. The kit runs outside the lock (it runs the operator: user code),
+/// so two tests asking at once may both compute it; the first one stored is kept.
+private final class ReportCell: Sendable {
+    private let report = Locked<ContractReport?>(nil)
 
     func value(_ compute: () -> ContractReport) -> ContractReport {
-        lock.lock()
-        defer { lock.unlock() }
-        if let report { return report }
+        if let stored = report.withLock({ $0 }) { return stored }
         let computed = compute()
-        report = computed
-        return computed
+        return report.withLock { stored in
+            if stored == nil { stored = computed }
+            return stored!
+        }
     }
 }
 

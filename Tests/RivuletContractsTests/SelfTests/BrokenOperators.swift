@@ -154,10 +154,7 @@ extension SignalProducer {
     /// Numbers values with a counter shared by every start.
     func numberedAcrossStarts() -> SignalProducer<String, Error> {
         let counter = SharedCounter()
-        return map { value in
-            counter.count += 1
-            return "\(counter.count): \(value)"
-        }
+        return map { value in "\(counter.next()): \(value)" }
     }
 
     /// Starts its source but drops the source's disposable: disposing of a start leaves the
@@ -169,16 +166,20 @@ extension SignalProducer {
     }
 }
 
-/// A counter with no lock, shared by every start of `numberedAcrossStarts`.
-final class SharedCounter: @unchecked Sendable {
-    // @unchecked Sendable: deliberately unprotected (no lock): the contract kit starts the
-    // producer from one thread at a time, and the operator using it exists to be broken.
-    var count = 0
+/// A counter shared by every start of `numberedAcrossStarts`: locked, because the bug it shows is
+/// state shared across starts (P2), not a data race.
+final class SharedCounter: Sendable {
+    private let count = Locked(0)
+
+    func next() -> Int { count.withLock { $0 += 1; return $0 } }
 }
 
 /// The last value `mapFlushingOnTeardown` saw.
-final class LastValue<Value>: @unchecked Sendable {
-    // @unchecked Sendable: no lock, deliberately; the kit drives this broken operator from one
-    // thread at a time, which is all the E6 self-test needs.
-    var value: Value?
+final class LastValue<Value: Sendable>: Sendable {
+    private let stored = Locked<Value?>(nil)
+
+    var value: Value? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 }

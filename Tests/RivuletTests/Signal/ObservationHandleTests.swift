@@ -44,8 +44,7 @@ import Testing
 
     @Test("A cycle through a kept disposable is broken by the terminal event (S5)")
     func retainCycleThroughAKeptDisposableIsBrokenByTermination_S5() {
-        final class Owner: @unchecked Sendable {
-            // @unchecked Sendable: touched by this test's thread only.
+        final class Owner {
             var bag: [Disposable] = []
             var received = 0
         }
