@@ -1,15 +1,15 @@
 import Dispatch
 
-/// The state machine behind every mutable or composed property: its value, and the *write turn*
-/// that keeps writes and their emissions in one order. A plain struct, mutated only under
-/// `PropertyStorage`'s lock, with the turn's owner passed in from the storage's turn word
-/// (`TurnLockStorage`, which lets an uncontended write claim and give back the turn without the
-/// lock); each transition returns what the caller does after the lock.
+/// The state machine behind every mutable or composed property: its value, and the mailbox whose
+/// turn is the *write turn* that keeps writes and their emissions in one order. A plain struct,
+/// mutated only under `PropertyStorage`'s lock (a `MailboxStorage`, which lets an uncontended
+/// write claim and give back the turn without the lock); each transition returns what the caller
+/// does after the lock.
 ///
-/// The rules it encodes:
-/// - One thread at a time holds the write turn. Only the holder writes the value and emits
-///   changes, so observers see the changes in exactly the order the value took them (R2), and a
-///   change is visible before it is emitted.
+/// The turn follows `MailboxQueue`'s rules with the `waitForTurn` policy; the mailbox's inputs are
+/// the changes to emit. What a property adds:
+/// - Only the turn's holder writes the value and emits changes, so observers see the changes in
+///   exactly the order the value took them (R2), and a change is visible before it is emitted.
 /// - A write from the holder (an observer setting the property it observes, or a write inside
 ///   `modify`) takes effect at once, so `value` reads back what was written; its emission is
 ///   queued and made by the holder right after the current one (E6: never recursive).
@@ -23,15 +23,13 @@ struct PropertyState<Value> {
 
     /// `nil` only while a composed property waits for its source's first value.
     @usableFromInline var value: Value?
-    /// Changes already written but not yet emitted (and the end, if it came while busy).
-    @usableFromInline var pending = FIFOQueue<Event>()
-    /// How many of `pending` are values: an observer attached now skips them, having been given
-    /// the latest value already.
+    /// Changes already written but not yet emitted (and the end, if it came while busy), and the
+    /// threads waiting for the turn.
+    @usableFromInline var mailbox = MailboxQueue<Event>()
+    /// How many of the queued changes are values: an observer attached now skips them, having been
+    /// given the latest value already.
     @usableFromInline var pendingValues = 0
     @usableFromInline var hasEnded = false
-    @usableFromInline var waiters = 0
-    /// Created at the first contention and reused: one per property, never per write.
-    @usableFromInline var turnstile: DispatchSemaphore?
 
     @inlinable
     init(value: Value?) {
@@ -40,38 +38,15 @@ struct PropertyState<Value> {
 
     // MARK: Taking the turn
 
-    @usableFromInline
-    enum Claim {
-        /// The thread now holds the turn; it must end with `next` until that says `idle`.
-        case first
-        /// The thread already held the turn (it is inside an emission or a `modify`).
-        case reentrant
-        /// Another thread holds it: wait on the turnstile, then `resume`.
-        case wait(DispatchSemaphore)
-    }
-
     @inlinable
-    mutating func claim(on thread: ThreadID, owner: inout TurnOwner) -> Claim {
-        switch owner {
-        case .none:
-            owner = TurnOwner(thread)
-            return .first
-        case TurnOwner(thread):
-            return .reentrant
-        default:
-            waiters += 1
-            if turnstile == nil { turnstile = DispatchSemaphore(value: 0) }
-            return .wait(turnstile.unsafelyUnwrapped)
-        }
+    mutating func claim(on thread: ThreadID, owner: inout TurnOwner) -> MailboxQueue<Event>.Claim {
+        mailbox.claimTurn(on: thread, owner: &owner)
     }
 
     /// A waiting thread woke holding the turn.
     @inlinable
     mutating func resume(on thread: ThreadID, owner: inout TurnOwner) {
-        guard owner == .handingOver else {
-            preconditionFailure("Rivulet: a thread woke for a property's write turn that was not handed over (\(owner.rawValue))")
-        }
-        owner = TurnOwner(thread)
+        mailbox.resumeAfterWaiting(on: thread, owner: &owner)
     }
 
     // MARK: Writing (the caller holds the turn)
@@ -85,8 +60,8 @@ struct PropertyState<Value> {
         if hasEnded { return nil }
         swap(&value, &newValue)
         let change = Event.value(value.unsafelyUnwrapped)
-        if reentrant || !pending.isEmpty {
-            pending.append(change)
+        if reentrant || !mailbox.queued.isEmpty {
+            mailbox.enqueue(change)
             pendingValues += 1
             return nil
         }
@@ -99,45 +74,25 @@ struct PropertyState<Value> {
     mutating func end(reentrant: Bool) -> Event? {
         if hasEnded { return nil }
         hasEnded = true
-        if reentrant || !pending.isEmpty {
-            pending.append(.completed)
+        if reentrant || !mailbox.queued.isEmpty {
+            mailbox.enqueue(.completed)
             return nil
         }
         return .completed
     }
 
-    @usableFromInline
-    enum Next {
-        case emit(Event)
-        /// Signal the turnstile: a waiting thread takes the turn. The caller's turn is over.
-        case handOver(DispatchSemaphore)
-        /// The turn is over.
-        case idle
-    }
-
     /// The holder has finished an emission, or its own work: emit what is queued, hand the turn
     /// to a waiting thread, or go idle.
     @inlinable
-    mutating func next(on thread: ThreadID, owner: inout TurnOwner) -> Next {
-        guard owner == TurnOwner(thread) else {
-            preconditionFailure("Rivulet: property step on a thread that does not hold its write turn (\(owner.rawValue))")
-        }
-        if let event = pending.popFirst() {
-            if event.value != nil { pendingValues -= 1 }
-            return .emit(event)
-        }
-        if waiters > 0, let turnstile {
-            waiters -= 1
-            owner = .handingOver
-            return .handOver(turnstile)
-        }
-        owner = .none
-        return .idle
+    mutating func next(on thread: ThreadID, owner: inout TurnOwner) -> MailboxQueue<Event>.Step {
+        let step = mailbox.next(on: thread, owner: &owner)
+        if case let .handle(event) = step, event.value != nil { pendingValues -= 1 }
+        return step
     }
 }
 
-extension PropertyState: TurnGuardedState {
+extension PropertyState: MailboxGuardedState {
     /// Changes queued for the turn's owner, or threads waiting for the turn.
     @inlinable
-    var needsSlowPath: Bool { !pending.isEmpty || waiters > 0 }
+    var needsSlowPath: Bool { mailbox.needsOwnerAttention }
 }

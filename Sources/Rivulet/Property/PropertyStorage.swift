@@ -7,18 +7,18 @@ import Dispatch
 /// is never held while observers or user closures run (O7).
 @usableFromInline
 final class PropertyStorage<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `state` is reached only through its lock (`TurnLockStorage.withLock`
-    // and `withTurnLock`; the turn word is atomic), and
-    // `core` is a signal core, itself serialized by its own lock.
+    // @unchecked Sendable: `state` is reached only through its lock (`MailboxStorage.withLock`
+    // and `withTurnLock`; the turn word is atomic), and `core` is a signal core, itself
+    // serialized by its own mailbox.
     @usableFromInline typealias State = PropertyState<Value>
     @usableFromInline typealias Event = Signal<Value, Never>.Event
 
-    @usableFromInline let state: TurnLockStorage<State>
+    @usableFromInline let state: MailboxStorage<State>
     @usableFromInline let core: SignalCore<Value, Never>
 
     @inlinable
     init(value: Value?, resources: (any Disposable)? = nil) {
-        state = TurnLockStorage.make(State(value: value))
+        state = MailboxStorage.make(State(value: value))
         core = SignalCore(resources: resources)
     }
 
@@ -57,25 +57,25 @@ final class PropertyStorage<Value>: @unchecked Sendable {
             finishTurn(emitting: nil, on: thread)
             return
         }
-        var claim = State.Claim.first
+        var claim = MailboxQueue<Event>.Claim.claimed
         var change = state.withTurnLock { state, owner -> Event? in
             claim = state.claim(on: thread, owner: &owner)
             switch claim {
-            case .first: return state.write(&incoming, reentrant: false)
-            case .reentrant: return state.write(&incoming, reentrant: true)
-            case .wait: return nil
+            case .claimed: return state.write(&incoming, reentrant: false)
+            case .alreadyHeld: return state.write(&incoming, reentrant: true)
+            case .mustWait: return nil
             }
         }
         switch claim {
-        case .reentrant:
+        case .alreadyHeld:
             return
-        case let .wait(turnstile):
+        case let .mustWait(turnstile):
             turnstile.wait()
             change = state.withTurnLock { state, owner -> Event? in
                 state.resume(on: thread, owner: &owner)
                 return state.write(&incoming, reentrant: false)
             }
-        case .first:
+        case .claimed:
             break
         }
         // Release the displaced value outside the lock.
@@ -150,13 +150,13 @@ final class PropertyStorage<Value>: @unchecked Sendable {
         let thread = ThreadID.current
         let claim = state.withTurnLock { $0.claim(on: thread, owner: &$1) }
         switch claim {
-        case .reentrant:
+        case .alreadyHeld:
             // The outer holder emits whatever `body` queued.
             return try body(true).0
-        case let .wait(turnstile):
+        case let .mustWait(turnstile):
             turnstile.wait()
             state.withTurnLock { $0.resume(on: thread, owner: &$1) }
-        case .first:
+        case .claimed:
             break
         }
         let outcome: (Result, Event?)
@@ -180,7 +180,7 @@ final class PropertyStorage<Value>: @unchecked Sendable {
                 event = nil
             }
             switch state.withTurnLock({ $0.next(on: thread, owner: &$1) }) {
-            case let .emit(change):
+            case let .handle(change):
                 event = change
             case let .handOver(turnstile):
                 turnstile.signal()

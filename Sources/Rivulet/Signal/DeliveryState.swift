@@ -1,17 +1,16 @@
 import Dispatch
 
-/// The delivery engine's state machine: a plain struct, changed only under the lock of its
-/// `SignalStorage`, with the turn's owner passed in from the storage's turn word.
+/// A signal's state machine: a plain struct, changed only under the lock of its `SignalStorage`
+/// (a `MailboxStorage`), with the turn's owner passed in from the storage's turn word.
 ///
 /// Every method is a transition that returns what the caller must do once the lock is released:
 /// deliver, wait for a turn, wake a waiter, or dispose of resources. Nothing here calls user code
 /// or releases the last reference to a user object (O7).
 ///
-/// The rules it encodes:
-/// - One thread at a time holds the *delivery turn* (E5). Observers run on that thread (E7).
-/// - A send from the turn's owner (an observer sending on its own signal) is queued and
-///   delivered by the owner right after the current event, in order (E6).
-/// - A value from another thread waits for the turn, then is delivered on its own thread.
+/// A signal is a mailbox whose inputs are events and whose policy is `waitForTurn`: the turn is
+/// the *delivery turn* (E5, E7), a send from the owner is queued (E6), and a value from another
+/// thread waits for the turn and is delivered on its own thread (`MailboxQueue` has those rules).
+/// What a signal adds:
 /// - A terminal event from another thread never waits: it is recorded, and delivered after
 ///   everything already accepted, by whichever thread holds the turn last.
 /// - After a terminal event is accepted, further sends are ignored (E1).
@@ -52,12 +51,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @usableFromInline var observers = ObserverList<Value, Error>()
     /// Attachments and detachments requested while a turn was held, in order.
     @usableFromInline var pendingChanges: ContiguousArray<ObserverChange> = []
-    /// Events sent by the turn's owner during delivery (E6).
-    @usableFromInline var reentrantEvents = FIFOQueue<Event>()
-    /// Threads blocked on `turnstile`, waiting for the turn.
-    @usableFromInline var waiters = 0
-    /// Created on first contention; one per signal, never per send.
-    @usableFromInline var turnstile: DispatchSemaphore?
+    /// Events sent by the turn's owner during delivery (E6), and the threads waiting for the turn.
+    @usableFromInline var mailbox = MailboxQueue<Event>()
     /// The generator's lifetime (or the pipe's disposable); taken out and disposed of exactly
     /// once, at termination (S5).
     @usableFromInline var resources: (any Disposable)?
@@ -72,7 +67,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @inlinable
     var needsSlowPath: Bool {
         guard case .alive = lifecycle else { return true }
-        return waiters > 0 || !reentrantEvents.isEmpty || !pendingChanges.isEmpty
+        return mailbox.needsOwnerAttention || !pendingChanges.isEmpty
     }
 
     // MARK: Sending
@@ -130,28 +125,23 @@ struct DeliveryState<Value, Error: Swift.Error> {
             }
             return .done
         }
-        switch owner {
-        case .none:
-            owner = TurnOwner(thread)
+        if event.isTerminating, owner != .none {
+            // Never waits: delivered after everything already accepted (by the owner, or by the
+            // threads waiting for the turn).
+            lifecycle = .terminalPending(event)
+            return .done
+        }
+        switch mailbox.claimTurn(on: thread, owner: &owner) {
+        case .claimed:
             if event.isTerminating {
                 commitTermination(into: &turn)
                 return .terminate
             }
             return .deliver
-        case TurnOwner(thread):
-            if event.isTerminating {
-                lifecycle = .terminalPending(event)
-            } else {
-                reentrantEvents.append(event)
-            }
+        case .alreadyHeld:
+            mailbox.enqueue(event)
             return .done
-        default:
-            if event.isTerminating {
-                lifecycle = .terminalPending(event)
-                return .done
-            }
-            waiters += 1
-            if turnstile == nil { turnstile = DispatchSemaphore(value: 0) }
+        case let .mustWait(turnstile):
             turn.turnstile = turnstile
             return .wait
         }
@@ -162,10 +152,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
     /// A waiting thread woke up holding the turn: deliver its own event, if still accepted.
     @inlinable
     mutating func resumeAfterWaiting(on thread: ThreadID, owner: inout TurnOwner, turn: inout Turn) -> TurnAction {
-        guard owner == .handingOver else {
-            preconditionFailure("Rivulet: a thread woke for a delivery turn that was not handed over (\(owner.rawValue))")
-        }
-        owner = TurnOwner(thread)
+        mailbox.resumeAfterWaiting(on: thread, owner: &owner)
         applyPendingChanges(into: &turn)
         switch lifecycle {
         case .alive, .terminalPending:
@@ -188,11 +175,11 @@ struct DeliveryState<Value, Error: Swift.Error> {
         if case .terminated = lifecycle {
             return passTurn(owner: &owner, turn: &turn)
         }
-        if let event = reentrantEvents.popFirst() {
+        if let event = mailbox.popQueued() {
             turn.event = event
             return .deliver
         }
-        if waiters > 0 {
+        if mailbox.waiters > 0 {
             return passTurn(owner: &owner, turn: &turn)
         }
         if case let .terminalPending(event) = lifecycle {
@@ -206,12 +193,10 @@ struct DeliveryState<Value, Error: Swift.Error> {
 
     @inlinable
     mutating func passTurn(owner: inout TurnOwner, turn: inout Turn) -> TurnAction {
-        guard waiters > 0, let turnstile else {
+        guard let turnstile = mailbox.handOverToWaiter(owner: &owner) else {
             owner = .none
             return .done
         }
-        waiters -= 1
-        owner = .handingOver
         turn.turnstile = turnstile
         return .handOver
     }
@@ -310,6 +295,6 @@ struct DeliveryState<Value, Error: Swift.Error> {
         if case .terminated = lifecycle { return }
         lifecycle = .terminated
         swap(&turn.resources, &resources)
-        turn.discardedEvents = reentrantEvents.removeAll()
+        turn.discardedEvents = mailbox.removeAllQueued()
     }
 }

@@ -1,13 +1,13 @@
 /// A signal core's one allocation: the delivery state in the header, then the turn word and the
-/// lock that guard it (see `TurnLockStorage`).
+/// lock that guard it (see `MailboxStorage`).
 ///
 /// The observer list is written only by the turn's owner while it also holds the lock (or by a
 /// lock holder that found no owner, which is the same thing), so the owner may read it without the
 /// lock: that is how a delivery runs with no lock and no copy of the list.
 @usableFromInline
-typealias SignalStorage<Value, Error: Swift.Error> = TurnLockStorage<DeliveryState<Value, Error>>
+typealias SignalStorage<Value, Error: Swift.Error> = MailboxStorage<DeliveryState<Value, Error>>
 
-extension DeliveryState: TurnGuardedState {
+extension DeliveryState: MailboxGuardedState {
     /// Attachments keep the storage alive, so the list is empty when the storage is freed; it is
     /// released regardless, as it holds its first observer by hand.
     @inlinable
@@ -16,9 +16,9 @@ extension DeliveryState: TurnGuardedState {
     }
 }
 
-extension TurnLockStorage {
+extension MailboxStorage {
     @inlinable
-    static func make<Value, Error>(resources: (any Disposable)?) -> TurnLockStorage
+    static func make<Value, Error>(resources: (any Disposable)?) -> MailboxStorage
     where State == DeliveryState<Value, Error> {
         make(DeliveryState(resources: resources))
     }

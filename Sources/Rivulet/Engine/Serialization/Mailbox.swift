@@ -1,33 +1,205 @@
-/// Serializes the inputs of a multi-source operator (combineLatest, flatten, debounce, …) so that
-/// the operator's state machine handles one input at a time.
-///
-/// It is a signal core with one observer: an input sent from the thread that is already handling
-/// one is queued and handled right after (E6); an input from another thread waits for its turn
-/// and is handled on its own thread before `send` returns (E5, E7). The state machine therefore
-/// needs no lock of its own, and the handler runs with no lock held (O7).
-@usableFromInline
-struct SerialInbox<Input>: Sendable {
-    @usableFromInline let core: SignalCore<Input, Never>
+import Dispatch
 
-    /// An inbox that runs `handle` for each input until it is closed.
+/// A serializer with a handler: the inputs of a multi-source stage (combineLatest, flatten,
+/// debounce, …) go in from any thread, and the handler sees them one at a time, so the stage's
+/// state machine needs no lock of its own and the handler runs with no lock held (O7).
+///
+/// It follows the rules of `MailboxQueue` (who holds the turn, what is queued, who waits); each
+/// send says who waits with a `MailboxPolicy`, defaulting to the one the mailbox was made with. An
+/// uncontended input takes no lock: one compare-and-swap claims the turn, one gives it back.
+@usableFromInline
+struct Mailbox<Input>: @unchecked Sendable {
+    // @unchecked Sendable: every field of `storage`'s state is changed only under its lock, except
+    // that the turn's owner calls the handler without it, which is safe by `MailboxStorage`'s
+    // argument (the handler is only removed under the lock by the owner, or when nobody owns the
+    // turn). Inputs cross threads only through the lock (queued) or stay on their sender's thread.
+    @usableFromInline typealias State = MailboxHandlerState<Input>
+
+    @usableFromInline let storage: MailboxStorage<State>
+    @usableFromInline let policy: MailboxPolicy
+
+    /// A mailbox that runs `handle` for each input until it is closed; `policy` says who waits
+    /// when an input arrives while another thread is handling one.
     @inlinable
-    init(_ handle: @escaping (Input) -> Void) {
-        core = SignalCore(resources: nil)
-        // A values observer: the input reaches `handle` without being reloaded from a wrapping
-        // event (which defeats store forwarding, see `Signal.Observer.sink`).
-        core.observeValuesUntilEnd(handle)
+    init(policy: MailboxPolicy = .waitForTurn, _ handle: @escaping (Input) -> Void) {
+        storage = MailboxStorage.make(State(handler: MailboxHandler(handle)))
+        self.policy = policy
     }
 
-    /// Handles `input` after every input sent before it.
+    /// Handles `input` after every input accepted before it, following the mailbox's policy.
     @inlinable
     func send(_ input: Input) {
-        core.send(.value(input))
+        send(input, policy: policy)
     }
 
-    /// Stops handling inputs and releases the handler, after the input being handled (if any) and
-    /// those already queued. Inputs sent later are ignored.
+    /// Handles `input` after every input accepted before it, following `policy`.
+    @inlinable
+    func send(_ input: Input, policy: MailboxPolicy) {
+        let thread = ThreadID.current
+        if storage.claimTurnIfIdle(thread) {
+            handleAsOwner(input)
+            if storage.releaseTurnIfUncontended(thread) { return }
+            finishTurn(on: thread)
+            return
+        }
+        sendTakingTheLock(input, on: thread, policy: policy)
+    }
+
+    /// Stops handling inputs and releases the handler once the turn is over. Inputs sent later are
+    /// ignored; `closing` says what happens to those already accepted.
     @usableFromInline
-    func close() {
-        core.send(.interrupted)
+    func close(_ closing: MailboxClosing = .afterAcceptedInputs) {
+        var leftovers = storage.withTurnLock { $0.close(closing, owner: $1) }
+        // The handler (with what it captures) and dropped inputs are released here, after the lock.
+        leftovers.release()
+    }
+
+    // MARK: The turn
+
+    /// Runs the handler; only the turn's owner calls this, so the handler is there and is read
+    /// without the lock and without a retain (see `MailboxStorage`).
+    @inlinable @inline(__always)
+    func handleAsOwner(_ input: Input) {
+        storage.withUnsafeMutablePointerToHeader { state in
+            guard let handler = state.pointee.handler else { return }
+            handler._withUnsafeGuaranteedRef { $0.handle(input) }
+        }
+    }
+
+    @inlinable @inline(never)
+    func sendTakingTheLock(_ input: Input, on thread: ThreadID, policy: MailboxPolicy) {
+        let submission = storage.withTurnLock { state, owner -> MailboxQueue<Input>.Submission? in
+            guard state.closing == nil else { return nil }
+            return state.queue.submit(input, on: thread, owner: &owner, policy: policy)
+        }
+        switch submission {
+        case nil, .queued?:
+            return
+        case .handleNow?:
+            handleAsOwner(input)
+        case let .mustWait(turnstile)?:
+            turnstile.wait()
+            let accepted = storage.withTurnLock { state, owner -> Bool in
+                state.queue.resumeAfterWaiting(on: thread, owner: &owner)
+                return state.closing != .discardingAcceptedInputs
+            }
+            if accepted { handleAsOwner(input) }
+        }
+        finishTurn(on: thread)
+    }
+
+    /// The owner handles what was queued meanwhile, then hands the turn over or gives it back.
+    @inlinable @inline(never)
+    func finishTurn(on thread: ThreadID) {
+        while true {
+            var leftovers = MailboxHandlerState<Input>.Leftovers()
+            let step = storage.withTurnLock { $0.step(on: thread, owner: &$1, leftovers: &leftovers) }
+            leftovers.release()
+            switch step {
+            case let .handle(input):
+                handleAsOwner(input)
+            case let .handOver(turnstile):
+                turnstile.signal()
+                return
+            case .idle:
+                return
+            }
+        }
     }
 }
+
+/// How closing a mailbox treats the inputs it has already accepted.
+@usableFromInline
+enum MailboxClosing: Sendable {
+    /// Inputs already accepted (queued, or sent by a thread now waiting for the turn) are still
+    /// handled, in order; only later ones are ignored.
+    case afterAcceptedInputs
+    /// Only the input being handled finishes; the accepted ones are dropped.
+    case discardingAcceptedInputs
+}
+
+/// A mailbox's handler, in a class so that the owner calls it through a `let` without retaining it.
+@usableFromInline
+final class MailboxHandler<Input> {
+    @usableFromInline let handle: (Input) -> Void
+
+    @inlinable
+    init(_ handle: @escaping (Input) -> Void) {
+        self.handle = handle
+    }
+}
+
+/// A `Mailbox`'s state machine: the turn's queue, the handler, and whether it is closing.
+@usableFromInline
+struct MailboxHandlerState<Input>: MailboxGuardedState {
+    @usableFromInline var queue = MailboxQueue<Input>()
+    /// Retained by hand (the state owns that +1), so that the owner reads it with a plain load.
+    /// Read by the turn's owner without the lock; removed only under the lock, by the owner going
+    /// idle or by `close` when nobody holds the turn.
+    @usableFromInline var handler: Unmanaged<MailboxHandler<Input>>?
+    @usableFromInline var closing: MailboxClosing?
+
+    @inlinable
+    init(handler: MailboxHandler<Input>) {
+        self.handler = .passRetained(handler)
+    }
+
+    @inlinable
+    var needsSlowPath: Bool { closing != nil || queue.needsOwnerAttention }
+
+    @inlinable
+    mutating func prepareForDeallocation() {
+        handler?.release()
+        handler = nil
+    }
+
+    /// What a transition let go of, released by the caller after the lock.
+    @usableFromInline
+    struct Leftovers {
+        @usableFromInline var handler: Unmanaged<MailboxHandler<Input>>?
+        @usableFromInline var inputs: ContiguousArray<Input?> = []
+
+        @inlinable
+        init() {}
+
+        @inlinable
+        mutating func release() {
+            if !inputs.isEmpty { inputs = [] }
+            if let handler {
+                self.handler = nil
+                handler.release()
+            }
+        }
+    }
+
+    /// The owner is done with an input: the next step of its turn, given how the mailbox closes.
+    @inlinable
+    mutating func step(on thread: ThreadID, owner: inout TurnOwner, leftovers: inout Leftovers) -> MailboxQueue<Input>.Step {
+        if closing == .discardingAcceptedInputs, !queue.queued.isEmpty {
+            leftovers.inputs = queue.removeAllQueued()
+        }
+        let step = queue.next(on: thread, owner: &owner)
+        if case .idle = step, closing != nil {
+            swap(&leftovers.handler, &handler)
+        }
+        return step
+    }
+
+    @inlinable
+    mutating func close(_ mode: MailboxClosing, owner: TurnOwner) -> Leftovers {
+        var leftovers = Leftovers()
+        if closing != .discardingAcceptedInputs { closing = mode }
+        if closing == .discardingAcceptedInputs {
+            leftovers.inputs = queue.removeAllQueued()
+        }
+        if owner == .none {
+            // Nobody holds the turn, so nobody can be reading the handler: let it go now.
+            swap(&leftovers.handler, &handler)
+        }
+        return leftovers
+    }
+}
+
+/// The name the stages used before the mailbox replaced it; removed once every stage says `Mailbox`.
+@usableFromInline
+typealias SerialInbox<Input> = Mailbox<Input>

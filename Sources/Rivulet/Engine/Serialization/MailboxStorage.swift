@@ -7,8 +7,8 @@ import Musl
 #endif
 import Synchronization
 
-/// Who holds a turn, as stored in a turn word: nobody, a thread, or a waiting thread being handed
-/// the turn. The word's lowest bit is not part of it (see `TurnLockStorage`).
+/// Who holds a mailbox's turn, as stored in its turn word: nobody, a thread, or a waiting thread
+/// being handed the turn. The word's lowest bit is not part of it (see `MailboxStorage`).
 @usableFromInline
 struct TurnOwner: Equatable {
     @usableFromInline var rawValue: UInt
@@ -29,26 +29,26 @@ struct TurnOwner: Equatable {
     static var handingOver: TurnOwner { TurnOwner(rawValue: 2) }
 }
 
-/// State guarded by a `TurnLockStorage`: it says when the turn's owner must take the lock.
+/// State kept in a `MailboxStorage`: it says when the turn's owner must take the lock.
 @usableFromInline
-protocol TurnGuardedState {
+protocol MailboxGuardedState {
     /// Whether giving the turn back must go through the lock: something waits for the owner's
-    /// attention (queued work, waiting threads), or the state no longer takes the fast path.
+    /// attention (queued inputs, waiting threads), or the state no longer takes the fast path.
     var needsSlowPath: Bool { get }
 
     /// Lets go of anything the state holds by hand, before the storage is freed.
     mutating func prepareForDeallocation()
 }
 
-extension TurnGuardedState {
+extension MailboxGuardedState {
     @inlinable
     mutating func prepareForDeallocation() {}
 }
 
-/// The tail of a `TurnLockStorage`'s allocation: the turn word and the lock, side by side.
+/// The tail of a `MailboxStorage`'s allocation: the turn word and the lock, side by side.
 @usableFromInline
-struct TurnLockSynchronization: ~Copyable {
-    /// The owner of the turn, plus `TurnLockStorage.slowPathBit`.
+struct MailboxSynchronization: ~Copyable {
+    /// The owner of the turn, plus `MailboxStorage.slowPathBit`.
     @usableFromInline let turnWord: Atomic<UInt>
     @usableFromInline var lock: PlatformLock
 
@@ -59,34 +59,55 @@ struct TurnLockSynchronization: ~Copyable {
     }
 }
 
-/// Rivulet's turn lock: state guarded by a lock, plus an atomic *turn word* that says which thread
-/// holds the state's turn (the right to deliver a signal's events, or to write and emit a
-/// property's changes), all in one allocation. Signal cores and properties use it.
+/// The memory of every mailbox: its state (a `MailboxQueue` inside the client's own state machine)
+/// guarded by a lock, plus an atomic *turn word* that says which thread holds the turn, all in one
+/// allocation. Signal cores, properties and `Mailbox` are built on it; the rules of the turn are in
+/// `MailboxQueue`.
 ///
-/// The turn word lets an uncontended turn skip the lock. It holds the turn's owner (a thread's
-/// identity, or 0) and one more bit, the *slow-path bit*, set while anything needs the lock's
-/// attention (`TurnGuardedState.needsSlowPath`, or a turn being handed over).
+/// The turn word holds the turn's owner (a thread's identity, or 0) and one more bit, the
+/// *slow-path bit*, set while anything needs the lock's attention
+/// (`MailboxGuardedState.needsSlowPath`, or a turn being handed over).
 ///
 /// - An uncontended turn is claimed with one compare-and-swap (0 → its thread) and given back
 ///   with another (its thread → 0). Neither succeeds when the bit is set.
-/// - Every transition of the turn runs under the lock, through `withTurnLock`: it first sets the
-///   bit, which freezes the word (the two compare-and-swaps above can no longer succeed), so the
-///   state machine can read and change the owner freely; on the way out the word is stored again,
-///   with the bit set only if something still needs the lock.
+/// - Every other transition of the turn runs under the lock, through `withTurnLock`: it first
+///   sets the bit, which freezes the word (the two compare-and-swaps above can no longer succeed),
+///   so the state machine can read and change the owner freely; on the way out the word is stored
+///   again, with the bit set only if something still needs the lock.
+///
+/// Why this is safe:
+/// - *Mutual exclusion of owners.* The word names at most one thread. A thread becomes the owner
+///   either by the idle claim (0 → thread: only one compare-and-swap can win) or inside
+///   `withTurnLock` (under the lock, with the word frozen, so no idle claim can race it).
+/// - *The owner's reads without the lock.* Fields that the owner reads without the lock (a
+///   signal's observer list, a mailbox's handler) are written only by a thread that holds both the
+///   lock and the turn, or holds the lock while the word says nobody owns the turn and is frozen.
+///   So while a thread owns the turn, nobody else writes them.
+/// - *Visibility from one owner to the next.* A turn given back by the idle release
+///   (compare-and-swap with *releasing* order) is claimed by the idle claim (*acquiring* order),
+///   so the next owner sees everything the previous one wrote. A turn given back or handed over
+///   under the lock is ordered by the lock itself (and by the turnstile semaphore for a waiting
+///   thread); `withTurnLock` stores the word with *releasing* order and freezes it with
+///   *acquiring-and-releasing* order, so an idle claim after a locked transition sees that
+///   transition's writes too.
+/// - *No lost wake-up.* Work for the owner (a queued input, a waiting thread) is recorded only
+///   under the lock, by `withTurnLock`, which leaves the bit set while the work waits. The owner's
+///   idle release then fails (it expects the word without the bit) and the owner takes the lock,
+///   where it finds the work. Debug builds check that `withLock` never creates such work.
 ///
 /// The rules of `Locked` hold for every body run under the lock (O7): it only touches the state,
 /// never calls user code, never drops the last reference to a user object, never takes another lock.
 @usableFromInline
-final class TurnLockStorage<State: TurnGuardedState>: ManagedBuffer<State, TurnLockSynchronization> {
+final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, MailboxSynchronization> {
     @inlinable
     static var slowPathBit: UInt { 1 }
 
     @inlinable
-    static func make(_ initialState: State) -> TurnLockStorage {
+    static func make(_ initialState: State) -> MailboxStorage {
         let buffer = create(minimumCapacity: 1) { _ in initialState }
-        let storage = unsafeDowncast(buffer, to: TurnLockStorage.self)
+        let storage = unsafeDowncast(buffer, to: MailboxStorage.self)
         storage.withUnsafeMutablePointerToElements { sync in
-            sync.initialize(to: TurnLockSynchronization())
+            sync.initialize(to: MailboxSynchronization())
             PlatformLocking.initialize(&sync.pointee.lock)
         }
         return storage
@@ -134,14 +155,14 @@ final class TurnLockStorage<State: TurnGuardedState>: ManagedBuffer<State, TurnL
             var owner = Self.freezeTurnWord(sync)
             let result = body(&state.pointee, &owner)
             let needsLock = owner == .handingOver || state.pointee.needsSlowPath
-            // Releasing: the next uncontended claim must see what this transition wrote.
+            // Releasing: the next idle claim must see what this transition wrote.
             sync.pointee.turnWord.store(owner.rawValue | (needsLock ? Self.slowPathBit : 0), ordering: .releasing)
             return result
         }
     }
 
     /// Runs `body` under the lock, leaving the turn word alone: for reads, and for changes that
-    /// cannot create work for the turn's owner. A change that can (queueing a change, waiting for
+    /// cannot create work for the turn's owner. A change that can (queueing an input, waiting for
     /// the turn) must go through `withTurnLock`, which sets the slow-path bit; debug builds check.
     @inlinable
     func withLock<Result>(_ body: (inout State) -> Result) -> Result {
@@ -162,7 +183,7 @@ final class TurnLockStorage<State: TurnGuardedState>: ManagedBuffer<State, TurnL
     /// Sets the slow-path bit (so that neither uncontended compare-and-swap can succeed) and
     /// returns the owner. Called with the lock held, so no other thread changes the word afterwards.
     @inlinable
-    static func freezeTurnWord(_ sync: UnsafeMutablePointer<TurnLockSynchronization>) -> TurnOwner {
+    static func freezeTurnWord(_ sync: UnsafeMutablePointer<MailboxSynchronization>) -> TurnOwner {
         var word = sync.pointee.turnWord.load(ordering: .acquiring)
         while word & slowPathBit == 0 {
             let (exchanged, original) = sync.pointee.turnWord.compareExchange(

@@ -9,10 +9,21 @@ import Foundation
 // collect(every:), lazyMap, throttle(while:)).
 //
 // Such an operator has two sources of input: its upstream and the scheduler that calls it back.
-// Both enter through one `StageMailbox`, so the operator's state machine (a pure struct per
-// operator) sees one input at a time and needs no lock; scheduler callbacks carry only a small
-// `Sendable` tag, never a value, so values never have to cross a `@Sendable` boundary. Downstream
-// events are sent from the mailbox's handler, with no lock held (O7).
+// Both enter through one `Mailbox`, so the operator's state machine (a pure struct per operator)
+// sees one input at a time and needs no lock; scheduler callbacks carry only a small `Sendable`
+// tag, never a value, so values never have to cross a `@Sendable` boundary. Downstream events are
+// sent from the mailbox's handler, with no lock held (O7).
+//
+// Who waits differs between the two sources:
+// - upstream input never waits (`MailboxPolicy.queueForOwner`): it is queued for the busy thread,
+//   which handles it next. Waiting could deadlock in a plain feedback loop: a scheduler callback
+//   inside the stage, delivering, whose observer sends into the upstream source, while another
+//   thread, inside that source, sends into the stage. Handling upstream input on the busy thread
+//   is harmless: it only records the input and schedules (timeout's pass-through is queued only
+//   while its timeout is going out, which ends the stage anyway);
+// - a scheduler callback waits for its turn (`waitForTurn`) and is handled on its own thread, so
+//   that what it sends downstream goes out on the scheduler. It never waits for anything but a
+//   short upstream handling, so it cannot close a cycle.
 //
 // Terminal events follow ReactiveSwift: a failure or interruption from upstream is never delayed,
 // but, like every other event of these operators, it reaches downstream on the scheduler (a
@@ -40,7 +51,7 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
 
     private let downstream: EventSink<Output, OutputError>
     /// Set once in `init`, before any input can arrive.
-    private(set) var mailbox: StageMailbox<Input>!
+    private(set) var mailbox: Mailbox<Input>!
     /// The stage's single timer, for operators that keep at most one pending callback.
     let timer = SerialDisposable()
     /// The pending terminal hop.
@@ -57,7 +68,7 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
         handle: @escaping (TimedStage, Input) -> Void
     ) {
         self.downstream = downstream
-        mailbox = StageMailbox { [self] input in
+        mailbox = Mailbox(policy: .queueForOwner) { [self] input in
             if !isFinished { handle(self, input) }
         }
         let mailbox = self.mailbox!
@@ -69,7 +80,7 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
             timer.dispose()
             hop.dispose()
             queued.dispose()
-            mailbox.close()
+            mailbox.close(.discardingAcceptedInputs)
         }
     }
 
@@ -96,19 +107,19 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
         timer.dispose()
         hopDisposable.dispose()
         queuedTimers.dispose()
-        mailbox.close()
+        mailbox.close(.discardingAcceptedInputs)
     }
 
     /// Replaces the single timer by one that fires at `date` with tag `generation`.
     func scheduleTimer(at date: Date, on scheduler: DateScheduler, generation: UInt64) {
         let mailbox = self.mailbox!
-        timer.inner = scheduler.schedule(after: date) { mailbox.sendWaitingForTurn(.timer(generation)) }
+        timer.inner = scheduler.schedule(after: date) { mailbox.send(.timer(generation), policy: .waitForTurn) }
     }
 
     /// Replaces the single timer by one that runs as soon as `scheduler` can, with tag `generation`.
     func scheduleTimer(on scheduler: Scheduler, generation: UInt64) {
         let mailbox = self.mailbox!
-        timer.inner = scheduler.schedule { mailbox.sendWaitingForTurn(.timer(generation)) }
+        timer.inner = scheduler.schedule { mailbox.send(.timer(generation), policy: .waitForTurn) }
     }
 
     /// Replaces the single timer by a repeating one.
@@ -121,20 +132,20 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     ) {
         let mailbox = self.mailbox!
         timer.inner = scheduler.schedule(after: date, interval: interval, leeway: leeway) {
-            mailbox.sendWaitingForTurn(.timer(generation))
+            mailbox.send(.timer(generation), policy: .waitForTurn)
         }
     }
 
     /// Adds a callback at `date` to the queue of timers (one per queued input).
     func enqueueTimer(at date: Date, on scheduler: DateScheduler, generation: UInt64) {
         let mailbox = self.mailbox!
-        queuedTimers.append(scheduler.schedule(after: date) { mailbox.sendWaitingForTurn(.timer(generation)) })
+        queuedTimers.append(scheduler.schedule(after: date) { mailbox.send(.timer(generation), policy: .waitForTurn) })
     }
 
     /// Asks `scheduler` to deliver `.hop` as soon as it can (no delay).
     func scheduleHop(on scheduler: Scheduler) {
         let mailbox = self.mailbox!
-        hopDisposable.inner = scheduler.schedule { mailbox.sendWaitingForTurn(.hop) }
+        hopDisposable.inner = scheduler.schedule { mailbox.send(.hop, policy: .waitForTurn) }
     }
 }
 
@@ -224,142 +235,6 @@ extension TimedStage {
             if let value { emit(.value(value)) }
             emit(.completed)
         }
-    }
-}
-
-/// Serializes the inputs of a time-based stage without ever making its upstream wait.
-///
-/// Like `SerialInbox`, it hands its handler one input at a time on the sending thread, and an
-/// input sent from inside the handler is handled right after the current one (E6). The
-/// difference is who waits when another thread is handling an input:
-/// - upstream input (`send`) never waits: it is queued for the busy thread, which handles it
-///   next. Waiting could deadlock in a plain feedback loop: a scheduler callback inside the
-///   stage, delivering, whose observer sends into the upstream source, while another thread,
-///   inside that source, sends into the stage. Handling upstream input on the busy thread is
-///   harmless: it only records the input and schedules (timeout's pass-through is queued only
-///   while its timeout is going out, which ends the stage anyway);
-/// - a scheduler callback (`sendWaitingForTurn`) waits for its turn and is handled on its own
-///   thread, so that what it sends downstream goes out on the scheduler. It never waits for
-///   anything but a short upstream handling, so it cannot close a cycle.
-final class StageMailbox<Input>: @unchecked Sendable {
-    // @unchecked Sendable: all mutable state is in `state` (a `Locked`); the handler runs on one
-    // thread at a time (`owner`), and the lock (or the turnstile's hand-over) orders successive
-    // owners.
-
-    private struct State {
-        /// `nil` once closed.
-        var handler: ((Input) -> Void)?
-        /// Inputs left for the owner: re-entrant ones, and upstream input from other threads.
-        var queue = FIFOQueue<Input>()
-        /// The thread handling inputs, if any.
-        var owner: ThreadID?
-        /// The turn has been passed to a waiting callback that has not woken yet.
-        var isHandingOver = false
-        /// Callbacks blocked on `turnstile`.
-        var waiters = 0
-    }
-
-    private enum Entry {
-        case handle((Input) -> Void)
-        case queuedOrDropped
-        case wait
-    }
-
-    private enum Next {
-        case handle(Input)
-        case handOver
-        case done
-    }
-
-    private let state: Locked<State>
-    private let turnstile = DispatchSemaphore(value: 0)
-
-    /// A mailbox that runs `handler` for each input until it is closed.
-    init(_ handler: @escaping (Input) -> Void) {
-        state = Locked(State(handler: handler))
-    }
-
-    /// Upstream input: handled now on this thread if no thread is handling one, otherwise queued
-    /// for that thread; never waits.
-    func send(_ input: Input) {
-        deliver(input, waiting: false)
-    }
-
-    /// A scheduler callback's input: handled on this thread, after waiting for the thread that is
-    /// handling an input, if any (queued instead when this thread is that thread).
-    func sendWaitingForTurn(_ input: Input) {
-        deliver(input, waiting: true)
-    }
-
-    private func deliver(_ input: Input, waiting: Bool) {
-        let thread = ThreadID.current
-        let entry = state.withLock { state -> Entry in
-            guard let handler = state.handler else { return .queuedOrDropped }
-            if state.owner == nil && !state.isHandingOver {
-                state.owner = thread
-                return .handle(handler)
-            }
-            if state.owner == thread || !waiting {
-                state.queue.append(input)
-                return .queuedOrDropped
-            }
-            state.waiters += 1
-            return .wait
-        }
-        var handler: ((Input) -> Void)?
-        switch entry {
-        case .queuedOrDropped:
-            return
-        case let .handle(current):
-            handler = current
-        case .wait:
-            turnstile.wait()
-            handler = state.withLock { state in
-                state.isHandingOver = false
-                state.owner = thread
-                return state.handler
-            }
-        }
-        var next: Input? = handler == nil ? nil : input
-        while let current = next, let handle = handler {
-            handle(current)
-            switch nextStep() {
-            case let .handle(input): next = input
-            case .handOver, .done: next = nil
-            }
-        }
-        if handler == nil {
-            // Closed while this callback waited: pass the turn on.
-            _ = nextStep()
-        }
-    }
-
-    /// The owner is done with an input: the next queued one, or the turn goes to a waiting
-    /// callback, or the mailbox goes idle.
-    private func nextStep() -> Next {
-        let next = state.withLock { state -> Next in
-            if state.handler != nil, let input = state.queue.popFirst() { return .handle(input) }
-            state.owner = nil
-            if state.waiters > 0 {
-                state.waiters -= 1
-                state.isHandingOver = true
-                return .handOver
-            }
-            return .done
-        }
-        if case .handOver = next { turnstile.signal() }
-        return next
-    }
-
-    /// Stops handling inputs: the input being handled (if any) finishes, queued and later inputs
-    /// are dropped, and the handler is released (by the owner, if there is one).
-    func close() {
-        let released = state.withLock { state in
-            defer { state.handler = nil }
-            return (state.handler, state.queue.removeAll())
-        }
-        // The handler and the dropped inputs are released here, after the lock.
-        _ = released
     }
 }
 

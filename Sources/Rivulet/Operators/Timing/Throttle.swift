@@ -119,7 +119,7 @@ extension Signal.Event {
     ) -> EventTransform<Value, Error, Value, Error> {
         { downstream, lifetime in
             var state = ThrottleWhileState<Value, Error>()
-            let inbox = StageMailbox<ThrottleWhileState<Value, Error>.Input> { input in
+            let inbox = Mailbox<ThrottleWhileState<Value, Error>.Input>(policy: .queueForOwner) { input in
                 switch input {
                 case let .upstream(event):
                     if let event = state.receive(event) { downstream(event) }
@@ -127,7 +127,7 @@ extension Signal.Event {
                     if let held = state.shouldThrottleChanged(to: value) { downstream(.value(held)) }
                 }
             }
-            lifetime.observeEnded { inbox.close() }
+            lifetime.observeEnded { inbox.close(.discardingAcceptedInputs) }
             // The condition is observed first, so that its current value applies to the first
             // upstream value. Its termination is ignored: a condition that ends keeps its last value.
             let conditionLifetime = CompositeDisposable()

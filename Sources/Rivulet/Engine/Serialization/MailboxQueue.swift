@@ -1,0 +1,177 @@
+import Dispatch
+
+/// Who waits when an input arrives while another thread holds a mailbox's turn.
+@usableFromInline
+enum MailboxPolicy: Sendable {
+    /// The sender waits for the turn, then handles its input on its own thread before `send`
+    /// returns: a signal's and a property's senders (E5, E7 strict, natural backpressure), and a
+    /// scheduler's callback into a time-based stage (what it sends goes out on the scheduler).
+    case waitForTurn
+    /// The sender never waits: the input is queued, and the thread holding the turn handles it
+    /// before giving the turn back. For inputs that must never block on other code: a time-based
+    /// stage's upstream, an `on(…)` stage's end, and (next) activation channels (A9).
+    case queueForOwner
+}
+
+/// Rivulet's one serializer: the rules of a mailbox's *turn*, kept inside the state machine of
+/// every client (a signal's `DeliveryState`, a property's `PropertyState`, a `Mailbox`'s handler
+/// state) and changed only under its `MailboxStorage`'s lock.
+///
+/// The rules:
+/// - One thread at a time holds the turn, and only that thread handles inputs (E5). An input is
+///   handled on the thread that holds the turn (E7).
+/// - An input sent while nobody holds the turn is handled at once on the sending thread: the
+///   sender takes the turn.
+/// - An input sent by the turn's owner (re-entrant: a handler or an observer sending into its own
+///   mailbox) is queued and handled by the owner right after the current one, in order (E6). Never
+///   recursive, never a deadlock.
+/// - An input sent from another thread while the turn is held follows the sender's
+///   `MailboxPolicy`: `waitForTurn` blocks on the turnstile until the turn is handed over, then
+///   handles its input on its own thread; `queueForOwner` queues it for the owner and returns.
+/// - When the owner is done with an input it handles the queued ones first, then hands the turn to
+///   one waiting thread (FIFO order is not promised among waiters: they race for the lock, as in a
+///   mutex), then gives the turn back.
+/// - The turnstile (a semaphore) is created at the first contention, once per mailbox, never per
+///   input; the queue keeps its capacity, so a steady stream of re-entrant input allocates nothing.
+///
+/// Transitions only change state and return what the caller must do after the lock: handle an
+/// input, wait on or signal the turnstile. Nothing here calls user code or releases the last
+/// reference to a user object (O7).
+@usableFromInline
+struct MailboxQueue<Input> {
+    /// Inputs left for the turn's owner: re-entrant ones, and `queueForOwner` input from other threads.
+    @usableFromInline var queued = FIFOQueue<Input>()
+    /// Threads blocked on `turnstile`, waiting for the turn.
+    @usableFromInline var waiters = 0
+    @usableFromInline var turnstile: DispatchSemaphore?
+
+    @inlinable
+    init() {}
+
+    /// Whether the owner has work besides its current input: a queued input or a waiting thread.
+    @inlinable
+    var needsOwnerAttention: Bool { waiters > 0 || !queued.isEmpty }
+
+    // MARK: Taking the turn
+
+    /// The result of asking for the turn.
+    @usableFromInline
+    enum Claim {
+        /// The caller now holds the turn; it ends its turn with `next`-style steps.
+        case claimed
+        /// The caller already held the turn (it is inside its own handler or emission).
+        case alreadyHeld
+        /// Another thread holds it: wait on the turnstile, then `resumeAfterWaiting`.
+        case mustWait(DispatchSemaphore)
+    }
+
+    /// Takes the turn for `thread` if nobody holds it; otherwise registers `thread` as a waiter
+    /// (unless it already holds the turn).
+    @inlinable
+    mutating func claimTurn(on thread: ThreadID, owner: inout TurnOwner) -> Claim {
+        switch owner {
+        case .none:
+            owner = TurnOwner(thread)
+            return .claimed
+        case TurnOwner(thread):
+            return .alreadyHeld
+        default:
+            waiters += 1
+            if turnstile == nil { turnstile = DispatchSemaphore(value: 0) }
+            return .mustWait(turnstile.unsafelyUnwrapped)
+        }
+    }
+
+    /// The result of sending an input.
+    @usableFromInline
+    enum Submission {
+        /// The caller took the turn: it handles its input now, then continues with `next`.
+        case handleNow
+        /// The input was queued for the owner; the caller is done.
+        case queued
+        /// Wait on the turnstile, then `resumeAfterWaiting` and handle the input.
+        case mustWait(DispatchSemaphore)
+    }
+
+    /// Sends `input` from `thread`, following the rules above and `policy`.
+    @inlinable
+    mutating func submit(
+        _ input: Input, on thread: ThreadID, owner: inout TurnOwner, policy: MailboxPolicy
+    ) -> Submission {
+        if policy == .queueForOwner, owner != .none, owner != TurnOwner(thread) {
+            queued.append(input)
+            return .queued
+        }
+        switch claimTurn(on: thread, owner: &owner) {
+        case .claimed:
+            return .handleNow
+        case .alreadyHeld:
+            queued.append(input)
+            return .queued
+        case let .mustWait(turnstile):
+            return .mustWait(turnstile)
+        }
+    }
+
+    /// Queues `input` for the owner (the caller holds the turn, or knows that someone does).
+    @inlinable
+    mutating func enqueue(_ input: Input) {
+        queued.append(input)
+    }
+
+    /// A waiting thread woke holding the turn.
+    @inlinable
+    func resumeAfterWaiting(on thread: ThreadID, owner: inout TurnOwner) {
+        guard owner == .handingOver else {
+            preconditionFailure("Rivulet: a thread woke for a turn that was not handed over (owner \(owner.rawValue))")
+        }
+        owner = TurnOwner(thread)
+    }
+
+    // MARK: Ending an input
+
+    /// The next queued input, if any, for the owner to handle.
+    @inlinable
+    mutating func popQueued() -> Input? {
+        queued.popFirst()
+    }
+
+    /// Hands the turn to a waiting thread, if there is one: the caller signals the returned
+    /// turnstile and its turn is over.
+    @inlinable
+    mutating func handOverToWaiter(owner: inout TurnOwner) -> DispatchSemaphore? {
+        guard waiters > 0, let turnstile else { return nil }
+        waiters -= 1
+        owner = .handingOver
+        return turnstile
+    }
+
+    /// What the owner does once it is done with an input.
+    @usableFromInline
+    enum Step {
+        /// Handle this queued input, then ask again.
+        case handle(Input)
+        /// Signal the turnstile: a waiting thread takes over. The caller's turn is over.
+        case handOver(DispatchSemaphore)
+        /// The turn is given back.
+        case idle
+    }
+
+    /// The owner is done with an input: the next queued input, else a waiting thread, else idle.
+    @inlinable
+    mutating func next(on thread: ThreadID, owner: inout TurnOwner) -> Step {
+        guard owner == TurnOwner(thread) else {
+            preconditionFailure("Rivulet: a turn's step ran on a thread that does not hold the turn (owner \(owner.rawValue))")
+        }
+        if let input = queued.popFirst() { return .handle(input) }
+        if let turnstile = handOverToWaiter(owner: &owner) { return .handOver(turnstile) }
+        owner = .none
+        return .idle
+    }
+
+    /// Removes every queued input, for the caller to release after the lock.
+    @inlinable
+    mutating func removeAllQueued() -> ContiguousArray<Input?> {
+        queued.removeAll()
+    }
+}
