@@ -1,5 +1,3 @@
-import Synchronization
-
 // on(event:failed:completed:interrupted:terminated:disposed:value:) and the producer form with
 // starting/started
 
@@ -164,21 +162,23 @@ extension SignalProducer {
 /// being handled. If it ends before a terminal event came through, the callbacks run for
 /// `interrupted`; `disposed` always runs last, and no callback overlaps another.
 ///
-/// Events reach a sink one at a time, so only the end has to be ordered against them: `state`
-/// says whether an event is being handled (`busy`) and whether the start has ended. An end that
-/// comes in while an event is handled is left to that thread, which runs it as soon as the event
-/// is done (ReactiveSwift likewise hands a terminal event to the thread that is sending);
-/// otherwise the ending thread runs it at once. Two atomic operations per event, no lock, no
-/// allocation.
+/// Events and the end enter one `Mailbox` with the `queueForOwner` policy: an end that comes in
+/// while an event is handled is left to that thread, which runs it as soon as the event is done
+/// (ReactiveSwift likewise hands a terminal event to the thread that is sending); otherwise the
+/// ending thread runs it at once. Nobody ever waits, and an uncontended event costs the mailbox's
+/// two compare-and-swaps, no lock, no allocation.
 @usableFromInline
 final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
-    // @unchecked Sendable: the stored closures and `hasTerminated` are touched only by the thread
-    // that holds the `busy` bit of `state` (taken with acquiring, given back with releasing
-    // ordering), so by one thread at a time, each seeing the writes of the one before.
-    private static var busy: UInt8 { 1 }
-    private static var ended: UInt8 { 2 }
+    // @unchecked Sendable: every stored `var` is touched only by the mailbox's handler, which runs
+    // on one thread at a time (the mailbox's turn), each turn ordered after the previous one by the
+    // mailbox's turn word or lock; `mailbox` is set once in `init`, before the stage is shared.
+    @usableFromInline
+    enum Input {
+        case event(Signal<Value, Error>.Event)
+        case end
+    }
 
-    private let state = Atomic<UInt8>(0)
+    private var mailbox: Mailbox<Input>!
     private var callbacks: OnEventCallbacks<Value, Error>?
     private var disposed: (() -> Void)?
     private var downstream: EventSink<Value, Error>?
@@ -193,44 +193,35 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
         self.callbacks = callbacks
         self.disposed = disposed
         self.downstream = downstream
+        // The handler keeps the stage until the end closes the mailbox.
+        mailbox = Mailbox(policy: .queueForOwner) { [self] input in handle(input) }
     }
 
     /// An event of the upstream: runs the callbacks and forwards it, unless the start has ended.
     @usableFromInline
     func receive(_ event: Signal<Value, Error>.Event) {
-        guard state.compareExchange(expected: 0, desired: Self.busy, ordering: .acquiring).exchanged else {
-            return // the start has ended
-        }
-        if !hasTerminated {
-            hasTerminated = event.isTerminating
-            callbacks?.run(for: event)
-            downstream?(event)
-        }
-        // Give the turn back, unless the start ended meanwhile: then the end is ours to run.
-        if !state.compareExchange(expected: Self.busy, desired: 0, ordering: .releasing).exchanged {
-            finish()
-        }
+        mailbox.send(.event(event))
     }
 
     /// The start's lifetime has ended.
     @usableFromInline
     func end() {
-        var current: UInt8 = 0
-        while true {
-            let (exchanged, original) = state.compareExchange(
-                expected: current, desired: Self.busy | Self.ended, ordering: .acquiringAndReleasing
-            )
-            if exchanged {
-                // Idle: run the end here. Busy: the thread handling an event runs it.
-                if original == 0 { finish() }
-                return
-            }
-            if original & Self.ended != 0 { return }
-            current = original
+        mailbox.send(.end)
+    }
+
+    private func handle(_ input: Input) {
+        switch input {
+        case let .event(event):
+            guard !hasTerminated else { return }
+            hasTerminated = event.isTerminating
+            callbacks?.run(for: event)
+            downstream?(event)
+        case .end:
+            finish()
         }
     }
 
-    /// Runs the end, holding the `busy` bit for good: later events are ignored.
+    /// Runs the end and closes the mailbox: later events are ignored.
     private func finish() {
         if !hasTerminated {
             hasTerminated = true
@@ -242,6 +233,7 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
         callbacks = nil
         self.disposed = nil
         downstream = nil
+        mailbox.close(.discardingAcceptedInputs)
         disposed?()
     }
 }
