@@ -1,7 +1,20 @@
 #!/usr/bin/env python3
-"""Builds Docs/Operators.md from the api-surface checklist's peer names and Rivulet's own one-line
-meanings (MEANINGS below). Run: python3 Tools/docs/make_operators_md.py <api-surface.md> > Docs/Operators.md"""
-import re, sys
+"""Builds Docs/Operators.md from the api-surface checklist's peer names, Rivulet's own one-line
+meanings (MEANINGS below) and the files that implement and test each row (LINKS below).
+
+Run from anywhere:
+    python3 Tools/docs/make_operators_md.py > Docs/Operators.md
+    python3 Tools/docs/make_operators_md.py -o Docs/Operators.md      # written only on success
+The checklist defaults to Tools/docs/api-surface.md, the repository's copy of the shared reference;
+pass another path as the first argument to use a different one. Tools/docs/check_operators_md.sh
+fails when the committed Docs/Operators.md differs from what this script generates.
+
+Adding an operator: give its row a meaning in MEANINGS and its source and test files in LINKS.
+The script exits non-zero, printing nothing, if a row lacks either or if a linked file is missing."""
+import argparse, os, re, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_SURFACE = os.path.join(ROOT, "Tools", "docs", "api-surface.md")
 
 MEANINGS = {
  1: "Creates a hot signal and runs the generator at once with its input observer and lifetime (S1).",
@@ -93,6 +106,152 @@ MEANINGS = {
  90: "Applies a binary signal operator to the starts of two producers.",
 }
 
+# Paths from the repository root. Operators live in Sources/Rivulet/Operators/<Family>/, their unit
+# tests in Tests/RivuletTests/Operators/<Family>/<Name>Tests.swift, and their contract-kit
+# registration in Tests/RivuletContractsTests/BuiltInOperators/<Family>OperatorsContractTests.swift.
+def op(name):
+    return f"Sources/Rivulet/Operators/{name}.swift"
+
+def op_tests(name):
+    return f"Tests/RivuletTests/Operators/{name}Tests.swift"
+
+def kit(family):
+    return f"Tests/RivuletContractsTests/BuiltInOperators/{family}OperatorsContractTests.swift"
+
+def src(path):
+    return f"Sources/Rivulet/{path}.swift"
+
+def tests(path):
+    return f"Tests/RivuletTests/{path}.swift"
+
+PROPERTY = src("Property/PropertyComposition")
+PROPERTY_COMBINING = src("Property/PropertyCombining")
+PROPERTY_TESTS = tests("Property/PropertyCompositionTests")
+SIGNAL, PRODUCER = src("Signal/Signal"), src("SignalProducer/SignalProducer")
+SIGNAL_TESTS, PRODUCER_TESTS = tests("Signal/SignalContractTests"), tests("SignalProducer/SignalProducerTests")
+FLATTEN = [op("Flattening/Flatten"), op("Flattening/FlattenStrategy"), op("Flattening/FlattenStateMachine"), PROPERTY]
+FLATTEN_TESTS = [op_tests("Flattening/Flatten"), op_tests("Flattening/FlattenStateMachine"),
+                 op_tests("Flattening/FlattenSynchronousInner"), kit("Flattening")]
+
+# Row number (as in MEANINGS) -> (files implementing the row, files testing it). Found by reading
+# the sources (each operator's `func name(`) and the tests; checked to exist on every run.
+LINKS = {
+ 1: ([SIGNAL], [SIGNAL_TESTS]),
+ 2: ([SIGNAL], [SIGNAL_TESTS, tests("Signal/EventContractTests")]),
+ 3: ([src("Signal/Signal+Unserialized")], [tests("Foundation/FoundationReactiveTests")]),
+ 4: ([SIGNAL, PRODUCER], [SIGNAL_TESTS, PRODUCER_TESTS]),
+ 5: ([PRODUCER], [PRODUCER_TESTS]),
+ 6: ([src("Signal/Signal+Unserialized")], [tests("Foundation/FoundationReactiveTests")]),
+ 7: ([PRODUCER], [PRODUCER_TESTS]),
+ 8: ([PRODUCER], [PRODUCER_TESTS]),
+ 9: ([PRODUCER, src("SignalProducer/SignalProducerConvertible")], [PRODUCER_TESTS]),
+ 10: ([src("SignalProducer/SignalProducer+Timer")], [tests("SignalProducer/SignalProducerTimerTests")]),
+ 11: ([src("SignalProducer/SignalProducer+Timer")], [tests("SignalProducer/SignalProducerTimerTests")]),
+ 12: ([PRODUCER, src("Foundation/Foundation+Reactive"), src("Foundation/Reactive")],
+      [PRODUCER_TESTS, tests("Foundation/FoundationReactiveTests")]),
+ 13: ([src("Signal/Signal+Observe")],
+      [SIGNAL_TESTS, tests("Signal/EventContractTests"), tests("Signal/ObservationHandleTests")]),
+ 14: ([src("SignalProducer/SignalProducer+Start")], [PRODUCER_TESTS]),
+ 15: ([src("SignalProducer/SignalProducer+Start")], [PRODUCER_TESTS]),
+ 16: ([op("Timing/StartOn")], [op_tests("Timing/StartOn"), kit("Time")]),
+ 17: ([op("Timing/ObserveOn")], [op_tests("Timing/ObserveOn"), kit("Time")]),
+ 18: ([op("Transforming/Map"), PROPERTY], [op_tests("Transforming/Map"), PROPERTY_TESTS, kit("Transform")]),
+ 19: ([op("Transforming/Map"), PROPERTY], [op_tests("Transforming/Map"), PROPERTY_TESTS, kit("Transform")]),
+ 20: ([op("Transforming/Map"), PROPERTY], [op_tests("Transforming/Map"), PROPERTY_TESTS, kit("Transform")]),
+ 21: ([op("Transforming/LazyMap")], [op_tests("Transforming/LazyMap"), kit("Time")]),
+ 22: ([op("Transforming/CompactMap")], [op_tests("Transforming/CompactMap"), kit("Transform")]),
+ 23: ([op("Transforming/CompactMap")], [op_tests("Transforming/CompactMap"), kit("Transform")]),
+ 24: ([op("Transforming/Scan")], [op_tests("Transforming/Scan"), kit("Transform")]),
+ 25: ([op("Transforming/Scan")], [op_tests("Transforming/Scan"), kit("Transform")]),
+ 26: ([op("Transforming/CombinePrevious"), PROPERTY],
+      [op_tests("Transforming/CombinePrevious"), PROPERTY_TESTS, kit("Transform")]),
+ 27: ([op("Transforming/Materialize")], [op_tests("Transforming/Materialize"), kit("Transform")]),
+ 28: ([op("Transforming/Materialize")], [op_tests("Transforming/Materialize"), kit("Transform")]),
+ 29: ([op("Transforming/Attempt")], [op_tests("Transforming/Attempt"), kit("Transform")]),
+ 30: ([op("Transforming/Attempt")], [op_tests("Transforming/Attempt"), kit("Transform")]),
+ 31: ([op("Transforming/FlattenSequence")], [op_tests("Transforming/FlattenSequence"), kit("Transform")]),
+ 32: ([op("Transforming/BooleanOperators"), PROPERTY],
+      [op_tests("Transforming/BooleanOperators"), PROPERTY_TESTS, kit("Transform"), kit("Combining")]),
+ 33: ([op("ErrorHandling/ErrorMapping")], [op_tests("ErrorHandling/ErrorMapping"), kit("Transform")]),
+ 34: ([SIGNAL], ["Tests/RivuletContractsTests/Docs/ContractKitSampleTests.swift"]),
+ # Signal and producer `filter(_:)` are tested by the FilterTests suite in MapTests.swift.
+ 35: ([op("Filtering/Filter"), PROPERTY], [op_tests("Transforming/Map"), PROPERTY_TESTS, kit("Filter")]),
+ 36: ([op("Filtering/SkipRepeats"), PROPERTY], [op_tests("Filtering/SkipRepeats"), PROPERTY_TESTS, kit("Filter")]),
+ 37: ([op("Filtering/UniqueValues"), PROPERTY], [op_tests("Filtering/UniqueValues"), PROPERTY_TESTS, kit("Filter")]),
+ 38: ([op("Filtering/Skip")], [op_tests("Filtering/Skip"), kit("Filter")]),
+ 39: ([op("Filtering/Skip")], [op_tests("Filtering/Skip"), kit("Filter")]),
+ 40: ([op("Filtering/Skip")], [op_tests("Filtering/Skip"), kit("Filter")]),
+ 41: ([op("Filtering/Take")], [op_tests("Filtering/Take"), kit("Filter")]),
+ 42: ([op("Filtering/Take")], [op_tests("Filtering/Take"), kit("Filter")]),
+ 43: ([op("Filtering/Take")], [op_tests("Filtering/Take"), kit("Filter")]),
+ 44: ([op("Filtering/Take")], [op_tests("Filtering/Take"), kit("Filter")]),
+ 45: ([op("Filtering/Take")], [op_tests("Filtering/Take"), kit("Filter")]),
+ 46: ([op("Filtering/Take")], [op_tests("Filtering/Take"), kit("Filter")]),
+ 47: ([op("Filtering/Take")], [op_tests("Filtering/Take"), kit("Filter")]),
+ 48: ([op("Filtering/Sample")], [op_tests("Filtering/Sample"), kit("Filter")]),
+ 49: ([op("Filtering/Sample")], [op_tests("Filtering/Sample"), kit("Filter")]),
+ 50: ([op("Filtering/WithLatest")], [op_tests("Filtering/WithLatest"), kit("Filter")]),
+ 51: ([op("Combining/CombineLatest"), op("Combining/CombineLatestStateMachine"), PROPERTY_COMBINING],
+      [op_tests("Combining/CombineLatest"), op_tests("Combining/CombineLatestStateMachine"), PROPERTY_TESTS,
+       kit("Combining")]),
+ 52: ([op("Combining/Zip"), op("Combining/ZipStateMachine"), PROPERTY_COMBINING],
+      [op_tests("Combining/Zip"), op_tests("Combining/ZipStateMachine"), PROPERTY_TESTS, kit("Combining")]),
+ 53: ([op("Combining/Merge")], [op_tests("Combining/Merge"), kit("Combining")]),
+ 54: ([op("Combining/Concat")], [op_tests("Combining/Concat"), kit("Combining")]),
+ 55: ([op("Combining/Concat")], [op_tests("Combining/Concat"), kit("Combining")]),
+ 56: ([op("Combining/Concat")], [op_tests("Combining/Concat"), kit("Combining")]),
+ 57: (FLATTEN, FLATTEN_TESTS),
+ 58: (FLATTEN, FLATTEN_TESTS),
+ 59: (FLATTEN, FLATTEN_TESTS),
+ 60: (FLATTEN, FLATTEN_TESTS[:3] + [PROPERTY_TESTS] + FLATTEN_TESTS[3:]),
+ 61: (FLATTEN, FLATTEN_TESTS),
+ 62: (FLATTEN, FLATTEN_TESTS),
+ 63: ([op("ErrorHandling/FlatMapError")], [op_tests("ErrorHandling/FlatMapError"), kit("Error")]),
+ 64: ([op("Timing/Delay")], [op_tests("Timing/Delay"), kit("Time")]),
+ 65: ([op("Timing/Throttle")], [op_tests("Timing/Throttle"), kit("Time")]),
+ 66: ([op("Timing/Throttle")], [op_tests("Timing/Throttle"), kit("Time")]),
+ 67: ([op("Timing/Debounce")], [op_tests("Timing/Debounce"), kit("Time")]),
+ 68: ([op("Timing/Timeout")], [op_tests("Timing/Timeout"), kit("Time")]),
+ 69: ([op("Timing/CollectEvery")], [op_tests("Timing/CollectEvery"), kit("Time")]),
+ 70: ([op("Timing/RetryInterval")], [op_tests("Timing/RetryInterval"), kit("Time")]),
+ 72: ([op("ErrorHandling/ErrorMapping")], [op_tests("ErrorHandling/ErrorMapping"), kit("Error")]),
+ 73: ([op("ErrorHandling/ErrorMapping")], [op_tests("ErrorHandling/ErrorMapping"), kit("Error")]),
+ 74: ([op("ErrorHandling/FlatMapError")], [op_tests("ErrorHandling/FlatMapError"), kit("Error")]),
+ 75: ([op("ErrorHandling/Retry")], [op_tests("ErrorHandling/Retry"), kit("Error")]),
+ 76: ([op("Transforming/Attempt")], [op_tests("Transforming/Attempt"), kit("Transform")]),
+ 78: ([op("Aggregating/Collect")], [op_tests("Aggregating/Collect"), kit("Aggregate")]),
+ 79: ([op("Aggregating/Collect")], [op_tests("Aggregating/Collect"), kit("Aggregate")]),
+ 80: ([op("Aggregating/Collect")], [op_tests("Aggregating/Collect"), kit("Aggregate")]),
+ 81: ([op("Aggregating/Reduce")], [op_tests("Aggregating/Reduce"), kit("Aggregate")]),
+ # `repeat(_:)` shares retry's restart loop.
+ 82: ([op("ErrorHandling/Retry")], [op_tests("ErrorHandling/Retry"), kit("Error")]),
+ 83: ([op("Aggregating/Blocking")], [op_tests("Aggregating/Blocking")]),
+ 85: ([op("SideEffects/OnEvents")], [op_tests("SideEffects/OnEvents"), kit("Lifecycle")]),
+ 86: ([op("SideEffects/OnEvents")], [op_tests("SideEffects/OnEvents"), kit("Lifecycle")]),
+ 87: ([op("SideEffects/LogEvents")], [op_tests("SideEffects/LogEvents"), kit("Lifecycle")]),
+ 88: ([op("SideEffects/ReplayLazily")], [op_tests("SideEffects/ReplayLazily"), kit("Lifecycle")]),
+ 89: ([src("Engine/Stages/Lift")], [PRODUCER_TESTS, tests("Engine/LiftingEquivalenceTests"), kit("Lifecycle")]),
+ 90: ([src("Engine/Stages/Lift")], [PRODUCER_TESTS, kit("Lifecycle")]),
+}
+
+# Where each section's operators live, for the introduction (folders, from the repository root).
+FAMILIES = [
+    ("Creating, observing, starting", ["Sources/Rivulet/Signal", "Sources/Rivulet/SignalProducer", "Sources/Rivulet/Foundation"],
+     ["Tests/RivuletTests/Signal", "Tests/RivuletTests/SignalProducer", "Tests/RivuletTests/Foundation"]),
+    ("Transforming", ["Sources/Rivulet/Operators/Transforming"], ["Tests/RivuletTests/Operators/Transforming"]),
+    ("Filtering and gating", ["Sources/Rivulet/Operators/Filtering"], ["Tests/RivuletTests/Operators/Filtering"]),
+    ("Combining", ["Sources/Rivulet/Operators/Combining"], ["Tests/RivuletTests/Operators/Combining"]),
+    ("Flattening strategies", ["Sources/Rivulet/Operators/Flattening"], ["Tests/RivuletTests/Operators/Flattening"]),
+    ("Time-based", ["Sources/Rivulet/Operators/Timing"], ["Tests/RivuletTests/Operators/Timing"]),
+    ("Error handling", ["Sources/Rivulet/Operators/ErrorHandling"], ["Tests/RivuletTests/Operators/ErrorHandling"]),
+    ("Aggregation and blocking", ["Sources/Rivulet/Operators/Aggregating"], ["Tests/RivuletTests/Operators/Aggregating"]),
+    ("Side effects, debugging, sharing", ["Sources/Rivulet/Operators/SideEffects"], ["Tests/RivuletTests/Operators/SideEffects"]),
+    ("Lifting", ["Sources/Rivulet/Engine/Stages"], ["Tests/RivuletTests/SignalProducer", "Tests/RivuletTests/Engine"]),
+    ("Property forms (**Pr**)", ["Sources/Rivulet/Property"], ["Tests/RivuletTests/Property"]),
+]
+ENGINE = ["Sources/Rivulet/Engine/Serialization", "Sources/Rivulet/Engine/Collections", "Sources/Rivulet/Engine/Stages"]
+CONTRACT_TESTS = "Tests/RivuletContractsTests/BuiltInOperators"
+
 def without_remarks(cell):
     """Drops parenthesised remarks that sit outside code spans; keeps `names(with:parens)`."""
     out, depth, in_code = [], 0, False
@@ -121,34 +280,97 @@ def peer(cell):
         return mark or "—"
     return (mark + " " if mark else "") + ", ".join(f"`{n}`" for n in names)
 
-src = open(sys.argv[1]).read().split("\n")
-out = ["# Operators", "",
-       "Every ReactiveSwift 7 operator, under its ReactiveSwift name, with what it does and the nearest",
-       "Combine and CwlSignal names (✅ same idea, ≈ similar with different semantics, ❌ none).",
-       "**S** = `Signal`, **P** = `SignalProducer`, **Pr** = properties. Each operator's logic is written once and serves both",
-       "(O1): on a producer, operators are fused into one chain of closures per start.",
-       "",
-       "This file is generated by `Tools/docs/make_operators_md.py`; edit the meanings there.", ""]
-row = 0
-in_section = False
-for line in src:
-    if line.startswith("### 2.") and not line.startswith("### 2.1") or line.startswith("### 2.1 "):
-        title = re.sub(r"^### 2\.\d+ ", "", line)
-        if line.startswith("### 2.11"):
-            break
-        out += ["", f"## {title}", "", "| Rivulet (ReactiveSwift) | On | Meaning | Combine | CwlSignal |", "|---|---|---|---|---|"]
-        in_section = True
-        continue
-    if in_section and line.startswith("|") and not line.startswith("|---") and not line.startswith("| ReactiveSwift"):
-        cells = line.strip().strip("|").split("|")
-        row += 1
-        if row not in MEANINGS:
+def fail(message):
+    sys.exit(f"make_operators_md.py: {message}")
+
+def link(path):
+    """A Markdown link from Docs/Operators.md to `path` (from the repository root), named by its file."""
+    if not os.path.exists(os.path.join(ROOT, path)):
+        fail(f"{path} does not exist; update LINKS or FAMILIES in Tools/docs/make_operators_md.py")
+    return f"[{os.path.basename(path)}](../{path})"
+
+def files_cell(row):
+    sources, checks = LINKS[row]
+    return " ".join([", ".join(link(p) for p in sources), "· tests:", ", ".join(link(p) for p in checks)])
+
+def folders(paths):
+    for path in paths:
+        if not os.path.isdir(os.path.join(ROOT, path)):
+            fail(f"folder {path} does not exist; update FAMILIES or ENGINE in Tools/docs/make_operators_md.py")
+    return ", ".join(f"[`{p}/`](../{p})" for p in paths)
+
+def generate(surface):
+    unknown = sorted(set(LINKS) - set(MEANINGS))
+    if unknown:
+        fail(f"LINKS has rows without a meaning in MEANINGS: {unknown}")
+    lines = surface.split("\n")
+    out = ["# Operators", "",
+           "Every ReactiveSwift 7 operator, under its ReactiveSwift name, with what it does and the nearest",
+           "Combine and CwlSignal names (✅ same idea, ≈ similar with different semantics, ❌ none).",
+           "**S** = `Signal`, **P** = `SignalProducer`, **Pr** = properties. Each operator's logic is written once and serves both",
+           "(O1): on a producer, operators are fused into one chain of closures per start.",
+           "",
+           "The last column links the files that implement each row and the tests that check it: the unit tests",
+           "and, for the operators registered with the contract kit, the family's file in",
+           f"[`{CONTRACT_TESTS}/`](../{CONTRACT_TESTS}). Each section's operators live in one folder, and the",
+           "unit tests mirror the sources (`Sources/Rivulet/Operators/<Family>/<Name>.swift` is tested by",
+           "`Tests/RivuletTests/Operators/<Family>/<Name>Tests.swift`); a few rows sit elsewhere, as their links show.",
+           "",
+           "| Section | Sources | Tests |",
+           "|---|---|---|"]
+    out += [f"| {title} | {folders(sources)} | {folders(checks)} |" for title, sources, checks in FAMILIES]
+    out += ["",
+            f"The engine the operators share (serialization, collections, shared stages) is in {folders(ENGINE)}.",
+            "",
+            "This file is generated by `Tools/docs/make_operators_md.py`; edit the meanings and the links there.", ""]
+    row = 0
+    in_section = False
+    for line in lines:
+        if line.startswith("### 2.") and not line.startswith("### 2.1") or line.startswith("### 2.1 "):
+            title = re.sub(r"^### 2\.\d+ ", "", line)
+            if line.startswith("### 2.11"):
+                break
+            out += ["", f"## {title}", "",
+                    "| Rivulet (ReactiveSwift) | On | Meaning | Combine | CwlSignal | Source and tests |",
+                    "|---|---|---|---|---|---|"]
+            in_section = True
             continue
-        name, avail, cwl, combine = (c.strip() for c in cells[:4])
-        out.append(f"| {name} | {avail} | {MEANINGS[row]} | {peer(combine)} | {peer(cwl)} |")
-out += ["", "## Beyond ReactiveSwift", "",
-        "- `combineLatest` and `zip` over any number of sources: the ReactiveSwift overloads for 2 to 10",
-        "  sources and parameter-pack overloads for 11 or more share one implementation.",
-        "- `awaitFirst()`, `awaitSingle()`, `awaitLast()`, `awaitCompletion()`: the blocking aggregations",
-        "  awaited without blocking a thread.", ""]
-print("\n".join(out))
+        if in_section and line.startswith("|") and not line.startswith("|---") and not line.startswith("| ReactiveSwift"):
+            cells = line.strip().strip("|").split("|")
+            row += 1
+            if row not in MEANINGS:
+                continue
+            if row not in LINKS:
+                fail(f"row {row} ({cells[0].strip()}) has no entry in LINKS")
+            name, avail, cwl, combine = (c.strip() for c in cells[:4])
+            out.append(f"| {name} | {avail} | {MEANINGS[row]} | {peer(combine)} | {peer(cwl)} | {files_cell(row)} |")
+    missing = sorted(set(MEANINGS) - set(range(1, row + 1)))
+    if missing:
+        fail(f"rows {missing} of MEANINGS are not in the checklist, which has {row} rows")
+    out += ["", "## Beyond ReactiveSwift", "",
+            "- `combineLatest` and `zip` over any number of sources: the ReactiveSwift overloads for 2 to 10",
+            "  sources and parameter-pack overloads for 11 or more share one implementation.",
+            "- `awaitFirst()`, `awaitSingle()`, `awaitLast()`, `awaitCompletion()`: the blocking aggregations",
+            "  awaited without blocking a thread.", ""]
+    return "\n".join(out) + "\n"
+
+def main():
+    parser = argparse.ArgumentParser(description="Generates Docs/Operators.md.")
+    parser.add_argument("surface", nargs="?", default=DEFAULT_SURFACE,
+                        help="the api-surface checklist (default: Tools/docs/api-surface.md)")
+    parser.add_argument("-o", "--output", help="write here instead of standard output (only if generation succeeds)")
+    args = parser.parse_args()
+    try:
+        with open(args.surface, encoding="utf-8") as f:
+            surface = f.read()
+    except OSError as error:
+        fail(f"cannot read the api-surface checklist: {error}")
+    text = generate(surface)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+if __name__ == "__main__":
+    main()
