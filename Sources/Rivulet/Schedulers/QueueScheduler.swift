@@ -108,21 +108,28 @@ public final class QueueScheduler: DateScheduler {
 
 /// Owns a running dispatch timer and cancels it when disposed of.
 final class DispatchTimerDisposable: Disposable {
-    /// The timer, until it is cancelled. `DispatchSourceTimer` is not `Sendable`, so it is only
-    /// reached through this lock; once taken out it is used by one thread alone.
-    private let timer: Locked<(any DispatchSourceTimer)?>
-
-    init(_ timer: any DispatchSourceTimer) {
-        self.timer = Locked(timer)
+    /// A dispatch source, which may be used from any thread.
+    private struct Source: @unchecked Sendable {
+        // @unchecked Sendable: Dispatch sources are thread-safe objects (their methods may be
+        // called from any thread); `DispatchSourceTimer` is only not marked `Sendable`.
+        let timer: any DispatchSourceTimer
     }
 
-    var isDisposed: Bool { timer.withLock { $0 == nil } }
+    /// The timer, until it is cancelled: taken out once, under the lock, by the one `dispose` that
+    /// cancels it.
+    private let source: Locked<Source?>
+
+    init(_ timer: any DispatchSourceTimer) {
+        source = Locked(Source(timer: timer))
+    }
+
+    var isDisposed: Bool { source.withLock { $0 == nil } }
 
     func dispose() {
-        let running = timer.withLock { timer in
-            defer { timer = nil }
-            return timer
+        let running = source.withLock { source in
+            defer { source = nil }
+            return source
         }
-        running?.cancel()
+        running?.timer.cancel()
     }
 }

@@ -41,3 +41,5 @@ struct FIFOQueue<Element> {
         return taken
     }
 }
+
+extension FIFOQueue: Sendable where Element: Sendable {}

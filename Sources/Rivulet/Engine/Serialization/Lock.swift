@@ -91,8 +91,7 @@ enum PlatformLocking {
 /// code, never releases the last reference to a user object (return it and let it go after the
 /// lock is released), and never takes another `Locked`.
 @usableFromInline
-package struct Locked<State>: @unchecked Sendable {
-    // @unchecked Sendable: the only path to `State` is `withLock`, which holds `storage`'s mutex.
+package struct Locked<State> {
     @usableFromInline let storage: LockStorage<State>
 
     @inlinable
@@ -105,3 +104,9 @@ package struct Locked<State>: @unchecked Sendable {
         try storage.withLock(body)
     }
 }
+
+// @unchecked Sendable: the only path to `State` is `withLock`, which holds `storage`'s mutex, so
+// two threads never touch the state at once; and the state may move between threads only because
+// it is `Sendable` itself. A `Locked` whose state is not `Sendable` (closures, user values) stays
+// on one thread unless its owner names the hand-off that makes sharing it safe.
+extension Locked: @unchecked Sendable where State: Sendable {}

@@ -136,3 +136,8 @@ extension SignalProducer {
         flatMapEvent(Signal.Event.observe(on: scheduler))
     }
 }
+
+// @unchecked Sendable: the queued events move from the sending thread to the scheduler's, under
+// `ObserveOnStage.state`'s lock; that hand-off is what `observe(on:)` is for. Values and errors are
+// not yet required to be `Sendable` (ReactiveSwift's signatures); Docs/Concurrency.md tracks it.
+extension ObserveOnStage.State: @unchecked Sendable {}

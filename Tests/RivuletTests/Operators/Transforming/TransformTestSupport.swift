@@ -37,21 +37,22 @@ func expectDisposalStopsUpstream<V, E, U, F>(
 }
 
 /// A producer whose starts are counted, each sending `script` synchronously.
-final class CountingSource<V, E: Swift.Error>: Sendable {
+final class CountingSource<V, E: Swift.Error>: @unchecked Sendable {
+    // @unchecked Sendable: `scripts` is immutable and only read; the counters are thread-safe.
     let starts = Counter()
     let ends = Counter()
-    private let scripts: Locked<[[Signal<V, E>.Event]]>
+    private let scripts: [[Signal<V, E>.Event]]
 
     /// Start number `n` (from 0) sends `scripts[min(n, scripts.count - 1)]`.
     init(_ scripts: [[Signal<V, E>.Event]]) {
-        self.scripts = Locked(scripts)
+        self.scripts = scripts
     }
 
     var producer: SignalProducer<V, E> {
         SignalProducer { [self] observer, lifetime in
             let index = starts.increment() - 1
             lifetime.observeEnded { [ends] in ends.increment() }
-            let script = scripts.withLock { $0[min(index, $0.count - 1)] }
+            let script = scripts[min(index, scripts.count - 1)]
             for event in script { observer.send(event) }
         }
     }
