@@ -102,10 +102,7 @@ def wrapped_list(items, indent, prefix="", suffix="", width=WIDTH):
     current = inner
     for index, item in enumerate(items):
         piece = item + ("," if index < len(items) - 1 else "")
-        if current == inner:
-            candidate = inner + piece
-        else:
-            candidate = current + " " + piece
+        candidate = inner + piece if current == inner else current + " " + piece
         if len(candidate) > width and current != inner:
             lines.append(current)
             current = inner + piece
@@ -198,8 +195,7 @@ def producer_family(op):
         out.append("    @inlinable")
         out.append(f"    public static func {op.name}<")
         out += wrapped_list([f"{l}: SignalProducerConvertible" for l in letters], "        ")
-        out.append(">(")
-        out[-1] = "    >("
+        out.append("    >(")
         out += wrapped_list([f"_ {n}: {l}" for n, l in zip(names, letters)], "        ")
         values = ["Value"] + [f"{l}.Value" for l in letters[1:]]
         result = f"    ) -> SignalProducer<({', '.join(values)}), Error>"
