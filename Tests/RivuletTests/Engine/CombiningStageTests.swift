@@ -114,12 +114,35 @@ import Testing
         #expect(second.events == [.value([2, 0]), .completed])
     }
 
-    @Test func erasingValueKeepsTheKindOfEvent() {
-        #expect(Signal<Int, TestError>.Event.value(3).erasingValue.value as? Int == 3)
-        #expect(Signal<Int, TestError>.Event.failed(TestError(2)).erasingValue.error == TestError(2))
-        #expect(Signal<Int, TestError>.Event.completed.erasingValue.isCompleted)
-        if case .interrupted = Signal<Int, TestError>.Event.interrupted.erasingValue {} else {
-            Issue.record("interrupted was not kept")
-        }
+    @Test func aSourceKeepsTheKindOfEventWhenErasedOrPromoted() {
+        let erased = EventRecorder<Any, TestError>()
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let (lifetime, token) = Lifetime.make()
+        signal.combiningSource.erased.attach({ erased.record($0) }, lifetime)
+        input.send(value: 3)
+        input.send(error: TestError(2))
+        #expect(erased.events.count == 2)
+        #expect(erased.events.first?.value as? Int == 3)
+        #expect(erased.events.last?.error == TestError(2))
+
+        let promoted = EventRecorder<Pair<Int, Int>, TestError>()
+        let (never, neverInput) = Signal<Int, Never>.pipe()
+        never.combiningSource.map({ Pair($0, $0) }, promotingErrorTo: TestError.self)
+            .attach({ promoted.record($0) }, lifetime)
+        neverInput.send(value: 1)
+        neverInput.sendInterrupted()
+        #expect(promoted.events == [.value(Pair(1, 1)), .interrupted])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func disposingTheLifetimeStopsObservingASignalSource() {
+        let recorder = EventRecorder<Int, Never>()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let (lifetime, token) = Lifetime.make()
+        signal.combiningSource.attach({ recorder.record($0) }, lifetime)
+        input.send(value: 1)
+        token.dispose()
+        input.send(value: 2)
+        #expect(recorder.events == [.value(1)])
     }
 }

@@ -1,14 +1,14 @@
-// The two-source forms of combineLatest and zip, the most common by far, use the shared
-// combining stage with a typed element instead of `Any`: no existential box per value and no
-// dynamic cast per combination.
+// The two-input combining operators (combineLatest and zip of two inputs, the most common by
+// far, sample and withLatest) use the shared combining stage with a typed element instead of
+// `Any`: no existential box per value and no dynamic cast per combination.
 
-/// A value of one of two sources, typed.
+/// A value of one of two inputs, typed.
 @usableFromInline
 enum PairElement<A, B> {
     case first(A)
     case second(B)
 
-    /// The pair made of the elements of source 0 and source 1.
+    /// The pair made of the elements at positions 0 and 1 of a combination.
     @inlinable
     static func pair(_ element: (Int) -> PairElement) -> (A, B) {
         guard case let .first(first) = element(0), case let .second(second) = element(1) else {
@@ -18,39 +18,28 @@ enum PairElement<A, B> {
     }
 }
 
-extension Signal {
-    /// A signal that combines `a` and `b` with a `Machine` over typed pair elements.
+extension CombiningStream {
+    /// A stream that combines two inputs with a `Machine` over typed pair elements and sends the
+    /// pairs it announces: the wiring of every two-input combining operator, for signals and
+    /// producers alike. The inputs are attached in the order of `sources`.
     @inlinable
     static func combiningPair<Machine: CombiningStateMachine<PairElement<A, B>>, A, B>(
         _: Machine.Type,
-        _ a: Signal<A, Error>,
-        _ b: Signal<B, Error>
-    ) -> Signal where Value == (A, B) {
-        let sources: [CombiningSource<PairElement<A, B>>] = [
-            { sink in a.observe(Signal<A, Error>.Event.forwardingValues(PairElement.first, to: sink)) },
-            { sink in b.observe(Signal<B, Error>.Event.forwardingValues(PairElement.second, to: sink)) },
-        ]
-        return combining(Machine.self, sources, combine: PairElement.pair)
+        _ sources: [CombiningSource<PairElement<A, B>, Error>]
+    ) -> Self where Value == (A, B) {
+        combined(combining(Machine.self, sources, combine: PairElement.pair))
     }
-}
 
-extension SignalProducer {
-    /// A producer that combines `a` and `b` with a `Machine` over typed pair elements; each start
-    /// starts `a`, then `b`.
+    /// A stream that combines `a` and `b` with a `Machine` over typed pair elements; each
+    /// instance attaches `a`, then `b`.
     @inlinable
     static func combiningPair<Machine: CombiningStateMachine<PairElement<A, B>>, A, B>(
         _: Machine.Type,
-        _ a: SignalProducer<A, Error>,
-        _ b: SignalProducer<B, Error>
-    ) -> SignalProducer where Value == (A, B) {
-        let sources: [CombiningSource<PairElement<A, B>>] = [
-            { sink, lifetime in
-                a.startInstance(Signal<A, Error>.Event.forwardingValues(PairElement.first, to: sink), lifetime)
-            },
-            { sink, lifetime in
-                b.startInstance(Signal<B, Error>.Event.forwardingValues(PairElement.second, to: sink), lifetime)
-            },
-        ]
-        return combining(Machine.self, sources, combine: PairElement.pair)
+        _ a: some CombiningStream<A, Error>,
+        _ b: some CombiningStream<B, Error>
+    ) -> Self where Value == (A, B) {
+        combiningPair(
+            Machine.self, [a.combiningSource.map(PairElement.first), b.combiningSource.map(PairElement.second)]
+        )
     }
 }

@@ -9,14 +9,18 @@ enum CombiningAction: Equatable, Sendable {
     case emitThenComplete
     /// Complete.
     case complete
+    /// End with the failure or interruption that the machine was handed.
+    case forwardTermination
 }
 
 /// The pure state of an operator that combines the values of several sources (combineLatest,
-/// zip): it decides, input by input, when a combination is ready and when the result completes.
+/// zip, sample, withLatest): it decides, input by input, when a combination is ready and when
+/// the result ends.
 ///
-/// Implementations are plain structs with no lock: their stage hands them one input at a time.
-/// Failure and interruption are not the machine's business beyond `terminate()`: they are
-/// forwarded at once by the stage (E2, E4).
+/// Implementations are plain structs named `<Operator>StateMachine`, with no lock: their stage
+/// hands them one input at a time and carries out the `Action` (a `CombiningAction`, named in
+/// each machine) that each transition returns once the transition is over, outside the machine
+/// (O7).
 @usableFromInline
 protocol CombiningStateMachine<Element> {
     /// The type of the values the sources send (`Any` when the sources have different types).
@@ -25,35 +29,34 @@ protocol CombiningStateMachine<Element> {
     /// A machine for `sourceCount` sources, none of which has sent anything yet.
     init(sourceCount: Int)
 
-    /// Whether the machine has finished: it then ignores every further input (E1).
-    var isTerminated: Bool { get }
-
     /// Records `value`, sent by the source at `index`.
     mutating func receiveValue(_ value: Element, from index: Int) -> CombiningAction
 
     /// Records that the source at `index` completed.
     mutating func receiveCompletion(from index: Int) -> CombiningAction
 
-    /// Marks the machine finished because a source failed or was interrupted, and releases the
-    /// values it holds. Returns `false` if it had already finished (the event must be dropped).
-    mutating func terminate() -> Bool
+    /// Records that the source at `index` failed or was interrupted: `forwardTermination` ends the
+    /// result with that event at once (E2, E4) and the machine then releases what it holds;
+    /// `none` ignores it (a source whose end does not end the result, or a machine that has
+    /// already finished, E1).
+    mutating func receiveTermination(from index: Int) -> CombiningAction
 
-    /// The element for the source at `index` in the combination an `emit` action announced.
-    func element(at index: Int) -> Element
+    /// The element at `position` in the combination an `emit` action announced.
+    func element(at position: Int) -> Element
 
     /// Called after the announced combination was built, so that the machine can let go of it.
     mutating func didEmit()
 }
 
-/// The stage shared by every combining operator (combineLatest, zip, and those built on them),
-/// for signals and producers alike (O1).
+/// The stage shared by every combining operator (combineLatest, zip, sample, withLatest, and
+/// those built on them), for signals and producers alike (O1).
 ///
 /// Each source sends its events to `sink(for:)`. A `SerialInbox` hands them to the state
 /// machine one at a time, whatever threads the sources send on (E5, E7), and queues inputs that
 /// arrive while one is being handled (E6), so neither the machine nor the downstream needs a
-/// lock and no lock is held while the downstream runs (O7). Failure and interruption of any
-/// source are forwarded at once (E2, E4); after the first terminal event nothing more is sent
-/// (E1) and the stage, with the downstream, is released once its inbox has closed.
+/// lock and no lock is held while the downstream runs (O7). After the first terminal event
+/// nothing more is sent (E1) and the stage, with the downstream, is released once its inbox has
+/// closed.
 @usableFromInline
 final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.Error> {
     @usableFromInline typealias Input = (index: Int, event: Signal<Machine.Element, Error>.Event)
@@ -74,7 +77,7 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     @usableFromInline var inbox: SerialInbox<Input>!
 
     /// A stage for `sourceCount` sources that sends each combination, built by `combine` from
-    /// the element of each source, to `downstream`, and stops when `lifetime` ends.
+    /// the elements the machine announces, to `downstream`, and stops when `lifetime` ends.
     @inlinable
     init(
         sourceCount: Int,
@@ -107,21 +110,23 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
 
     @inlinable
     func handle(_ input: Input) {
-        let action: CombiningAction
         switch input.event {
         case let .value(value):
-            action = machine.receiveValue(value, from: input.index)
+            perform(machine.receiveValue(value, from: input.index))
         case .completed:
-            action = machine.receiveCompletion(from: input.index)
+            perform(machine.receiveCompletion(from: input.index))
         case let .failed(error):
-            if machine.terminate() { finish(.failed(error)) }
-            return
+            if machine.receiveTermination(from: input.index) == .forwardTermination { finish(.failed(error)) }
         case .interrupted:
-            if machine.terminate() { finish(.interrupted) }
-            return
+            if machine.receiveTermination(from: input.index) == .forwardTermination { finish(.interrupted) }
         }
+    }
+
+    /// Carries out what the machine asked for after a value or a completion.
+    @inlinable
+    func perform(_ action: CombiningAction) {
         switch action {
-        case .none:
+        case .none, .forwardTermination:
             break
         case .emit:
             emit()
@@ -150,17 +155,201 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     }
 }
 
-extension Signal.Event {
-    /// The same event with its value, if any, as `Any`: lets sources of different types share
-    /// one combining stage.
+// MARK: - Sources: signals and producers alike
+
+/// One input of a combining stage, whether a signal or a producer: attaches the input so that
+/// it sends its events to a sink until it terminates or a lifetime ends.
+@usableFromInline
+struct CombiningSource<Value, Error: Swift.Error> {
+    /// Observes a signal, or starts a producer, sending its events to `sink`; the input stops
+    /// (is no longer observed, or its work is disposed of) when `lifetime` ends.
+    @usableFromInline let attach: (_ sink: @escaping EventSink<Value, Error>, _ lifetime: Lifetime) -> Void
+
     @inlinable
-    var erasingValue: Signal<Any, Error>.Event {
-        switch self {
-        case let .value(value): .value(value)
-        case let .failed(error): .failed(error)
-        case .completed: .completed
-        case .interrupted: .interrupted
+    init(_ attach: @escaping (_ sink: @escaping EventSink<Value, Error>, _ lifetime: Lifetime) -> Void) {
+        self.attach = attach
+    }
+
+    /// The same input with its values transformed by `transform`.
+    @inlinable
+    func map<T>(_ transform: @escaping (Value) -> T) -> CombiningSource<T, Error> {
+        let attach = self.attach
+        return CombiningSource<T, Error> { sink, lifetime in
+            attach(Signal<Value, Error>.Event.forwardingValues(transform, to: sink), lifetime)
         }
+    }
+
+    /// The same input with its values as `Any`: lets inputs of different types share one stage.
+    @inlinable
+    var erased: CombiningSource<Any, Error> {
+        map { $0 as Any }
+    }
+}
+
+extension CombiningSource where Error == Never {
+    /// The same input, which cannot fail, with its values transformed by `transform`, as an
+    /// input of a stage whose other inputs may fail with `NewError`.
+    @inlinable
+    func map<T, NewError>(
+        _ transform: @escaping (Value) -> T,
+        promotingErrorTo _: NewError.Type
+    ) -> CombiningSource<T, NewError> {
+        let attach = self.attach
+        return CombiningSource<T, NewError> { sink, lifetime in
+            attach({ event in
+                switch event {
+                case let .value(value): sink(.value(transform(value)))
+                case .completed: sink(.completed)
+                case .interrupted: sink(.interrupted)
+                }
+            }, lifetime)
+        }
+    }
+}
+
+/// A stream that can be an input of a combining stage, and be made from one: `Signal` and
+/// `SignalProducer`, so that every combining operator is wired once for both (O1).
+@usableFromInline
+protocol CombiningStream<Value, Error> {
+    associatedtype Value
+    associatedtype Error: Swift.Error
+
+    /// This stream as an input of a combining stage.
+    var combiningSource: CombiningSource<Value, Error> { get }
+
+    /// A stream whose instance runs `start`: a signal runs it once, at creation (S1); a producer
+    /// on each start, fused with the operators after it (P1, P2).
+    static func combined(
+        _ start: @escaping (_ downstream: @escaping EventSink<Value, Error>, _ lifetime: Lifetime) -> Void
+    ) -> Self
+}
+
+extension Signal: CombiningStream {
+    /// Observes this signal until it terminates or the lifetime ends.
+    @inlinable
+    var combiningSource: CombiningSource<Value, Error> {
+        CombiningSource { sink, lifetime in lifetime += self.observe(sink) }
+    }
+
+    @inlinable
+    static func combined(
+        _ start: @escaping (_ downstream: @escaping EventSink<Value, Error>, _ lifetime: Lifetime) -> Void
+    ) -> Signal {
+        Signal { output, lifetime in start(output.sink, lifetime) }
+    }
+}
+
+extension SignalProducer: CombiningStream {
+    /// Starts this producer in a lifetime of its own: an input that terminates before the others
+    /// stops its work at once (P4), instead of when the whole result ends.
+    @inlinable
+    var combiningSource: CombiningSource<Value, Error> {
+        let start = startInstance
+        return CombiningSource { sink, lifetime in startInOwnLifetime(start, sink: sink, within: lifetime) }
+    }
+
+    @inlinable
+    static func combined(
+        _ start: @escaping (_ downstream: @escaping EventSink<Value, Error>, _ lifetime: Lifetime) -> Void
+    ) -> SignalProducer {
+        .fused(start)
+    }
+}
+
+// MARK: - The one combining entry
+
+/// Runs one instance of a combining operator: attaches every one of `sources`, in order, to one
+/// `CombiningStage` running a `Machine`, which sends the combinations `combine` builds to
+/// `downstream`. With no source, sends `emptyValue` (if any) and completes (a signal's observers
+/// then see `interrupted`, S3).
+@inlinable
+func combining<Machine: CombiningStateMachine, Output, Error: Swift.Error>(
+    _: Machine.Type,
+    _ sources: [CombiningSource<Machine.Element, Error>],
+    emptyValue: Output? = nil,
+    combine: @escaping (_ element: (Int) -> Machine.Element) -> Output
+) -> (_ downstream: @escaping EventSink<Output, Error>, _ lifetime: Lifetime) -> Void {
+    { downstream, lifetime in
+        if sources.isEmpty {
+            if let emptyValue { downstream(.value(emptyValue)) }
+            downstream(.completed)
+            return
+        }
+        let stage = CombiningStage<Machine, Output, Error>(
+            sourceCount: sources.count, combine: combine, downstream: downstream, lifetime: lifetime
+        )
+        // An input that terminates the result while it is attached ends the lifetime; the inputs
+        // after it are then not attached.
+        for (index, source) in sources.enumerated() where !lifetime.hasEnded {
+            source.attach(stage.sink(for: index), lifetime)
+        }
+    }
+}
+
+extension CombiningStream {
+    /// A stream of arrays that combines `inputs` with a `Machine`: the one implementation behind
+    /// the sequence forms of `combineLatest` and `zip`.
+    ///
+    /// The sequence is read by each instance, so every start of a producer sees its current
+    /// inputs (P2). With no input, an instance sends `emptyValue` (if any) and completes.
+    @usableFromInline
+    static func combiningArray<Machine: CombiningStateMachine<Element>, Element, Inputs: Sequence>(
+        _: Machine.Type,
+        _ inputs: Inputs,
+        emptyValue: [Element]? = nil
+    ) -> Self where Value == [Element], Inputs.Element: CombiningStream<Element, Error> {
+        combined { downstream, lifetime in
+            let sources = inputs.map(\.combiningSource)
+            let indices = sources.indices
+            combining(Machine.self, sources, emptyValue: emptyValue) { element in indices.map(element) }(
+                downstream, lifetime
+            )
+        }
+    }
+
+    /// A stream that combines two or more inputs of different types with a `Machine` and sends
+    /// the combinations as tuples: the one implementation behind every tuple-valued
+    /// `combineLatest` and `zip` above two inputs, whatever the arity, for signals and producers.
+    @inlinable
+    static func combiningTuple<Machine: CombiningStateMachine<Any>, A, B, each C>(
+        _: Machine.Type,
+        _ a: CombiningSource<A, Error>,
+        _ b: CombiningSource<B, Error>,
+        _ rest: repeat CombiningSource<each C, Error>
+    ) -> Self where Value == (A, B, repeat each C) {
+        var sources = [a.erased, b.erased]
+        for source in repeat each rest {
+            sources.append(source.erased)
+        }
+        return combined(combining(Machine.self, sources, combine: combinedTuple))
+    }
+}
+
+extension Signal {
+    /// A signal that combines two or more signals of different types with a `Machine` and sends
+    /// the combinations as tuples (see `combiningTuple`).
+    @inlinable
+    static func combiningPack<Machine: CombiningStateMachine<Any>, A, B, each C>(
+        _: Machine.Type,
+        _ a: Signal<A, Error>,
+        _ b: Signal<B, Error>,
+        _ rest: repeat Signal<each C, Error>
+    ) -> Signal where Value == (A, B, repeat each C) {
+        combiningTuple(Machine.self, a.combiningSource, b.combiningSource, repeat (each rest).combiningSource)
+    }
+}
+
+extension SignalProducer {
+    /// A producer that combines two or more producers of different types with a `Machine` and
+    /// sends the combinations as tuples (see `combiningTuple`). Starts the inputs in order.
+    @inlinable
+    static func combiningPack<Machine: CombiningStateMachine<Any>, A, B, each C>(
+        _: Machine.Type,
+        _ a: SignalProducer<A, Error>,
+        _ b: SignalProducer<B, Error>,
+        _ rest: repeat SignalProducer<each C, Error>
+    ) -> SignalProducer where Value == (A, B, repeat each C) {
+        combiningTuple(Machine.self, a.combiningSource, b.combiningSource, repeat (each rest).combiningSource)
     }
 }
 
@@ -177,152 +366,4 @@ func combinedElement<T>(_ element: (Int) -> Any, _ index: inout Int, as _: T.Typ
 func combinedTuple<A, B, each C>(_ element: (Int) -> Any) -> (A, B, repeat each C) {
     var index = 2
     return (element(0) as! A, element(1) as! B, repeat combinedElement(element, &index, as: (each C).self))
-}
-
-extension Signal {
-    /// Attaches a combining source: given the sink for its index, starts observing it.
-    @usableFromInline
-    typealias CombiningSource<Element> = (_ sink: @escaping EventSink<Element, Error>) -> Disposable?
-
-    /// A signal that combines `sources` with a `Machine` and sends the combinations `combine`
-    /// builds. With no source it completes at once (observers then see `interrupted`, S3).
-    @inlinable
-    static func combining<Machine: CombiningStateMachine>(
-        _: Machine.Type,
-        _ sources: [CombiningSource<Machine.Element>],
-        combine: @escaping (_ element: (Int) -> Machine.Element) -> Value
-    ) -> Signal {
-        Signal { output, lifetime in
-            if sources.isEmpty {
-                output.sendCompleted()
-                return
-            }
-            let stage = CombiningStage<Machine, Value, Error>(
-                sourceCount: sources.count, combine: combine, downstream: output.sink, lifetime: lifetime
-            )
-            // A source that has already terminated ends the result at once; stop attaching then.
-            for (index, attach) in sources.enumerated() where !lifetime.hasEnded {
-                lifetime += attach(stage.sink(for: index))
-            }
-        }
-    }
-
-    /// A signal of arrays that combines `signals` with a `Machine`: the one implementation behind
-    /// the sequence forms of `combineLatest` and `zip`. With no signal, it has already completed.
-    static func combiningArray<Machine: CombiningStateMachine<Value>, S: Sequence>(
-        _: Machine.Type,
-        _ signals: S
-    ) -> Signal<[Value], Error> where S.Element == Signal<Value, Error> {
-        let sources = signals.map { signal -> Signal<[Value], Error>.CombiningSource<Value> in
-            { sink in signal.observe(Observer(sink)) }
-        }
-        let indices = sources.indices
-        return Signal<[Value], Error>.combining(Machine.self, sources) { element in indices.map(element) }
-    }
-
-    /// A combining source that observes `signal` and hands its values on as `Any`.
-    @inlinable
-    static func erasedCombiningSource<T>(_ signal: Signal<T, Error>) -> CombiningSource<Any> {
-        { sink in signal.observe(Signal<T, Error>.Observer { sink($0.erasingValue) }) }
-    }
-}
-
-extension SignalProducer {
-    /// Starts a combining source: given the sink for its index and the lifetime of the start.
-    @usableFromInline
-    typealias CombiningSource<Element> = (_ sink: @escaping EventSink<Element, Error>, _ lifetime: Lifetime) -> Void
-
-    /// A producer whose starts start every one of `sources`, in order, into one `Machine`, and send
-    /// the combinations `combine` builds (fused: no intermediate signal). With no source, a start
-    /// sends `emptyValue` (if any) and completes.
-    @inlinable
-    static func combining<Machine: CombiningStateMachine>(
-        _: Machine.Type,
-        _ sources: [CombiningSource<Machine.Element>],
-        emptyValue: Value? = nil,
-        combine: @escaping (_ element: (Int) -> Machine.Element) -> Value
-    ) -> SignalProducer {
-        .fused({ downstream, lifetime in
-            if sources.isEmpty {
-                if let emptyValue { downstream(.value(emptyValue)) }
-                downstream(.completed)
-                return
-            }
-            let stage = CombiningStage<Machine, Value, Error>(
-                sourceCount: sources.count, combine: combine, downstream: downstream, lifetime: lifetime
-            )
-            // A source that terminates the result while starting ends the start's lifetime; the
-            // sources after it are then not started.
-            for (index, start) in sources.enumerated() where !lifetime.hasEnded {
-                startInOwnLifetime(start, sink: stage.sink(for: index), within: lifetime)
-            }
-        })
-    }
-
-    /// A producer of arrays that combines the producers of `producers` with a `Machine`: the one
-    /// implementation behind the sequence forms of `combineLatest` and `zip`.
-    ///
-    /// The sequence is read on each start, so every start sees its current producers (P2). With
-    /// no producer, a start sends `emptyValue` (if any) and completes.
-    static func combiningArray<Machine: CombiningStateMachine<Value>, S: Sequence>(
-        _: Machine.Type,
-        _ producers: S,
-        emptyValue: [Value]?
-    ) -> SignalProducer<[Value], Error>
-    where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
-        SignalProducer<[Value], Error>.fused({ downstream, lifetime in
-            let sources = producers.map { $0.producer.startInstance }
-            let indices = sources.indices
-            SignalProducer<[Value], Error>
-                .combining(Machine.self, sources, emptyValue: emptyValue) { element in indices.map(element) }
-                .startInstance(downstream, lifetime)
-        })
-    }
-
-    /// A combining source that starts `producer` and hands its values on as `Any`.
-    @inlinable
-    static func erasedCombiningSource<T>(_ producer: SignalProducer<T, Error>) -> CombiningSource<Any> {
-        { sink, lifetime in producer.startInstance({ sink($0.erasingValue) }, lifetime) }
-    }
-}
-
-extension Signal {
-    /// A signal that combines two or more signals of different types with a `Machine` and sends
-    /// the combinations as tuples: the one implementation behind every tuple-valued `combineLatest`
-    /// and `zip` on signals, whatever the arity.
-    @inlinable
-    static func combiningPack<Machine: CombiningStateMachine<Any>, A, B, each C>(
-        _: Machine.Type,
-        _ a: Signal<A, Error>,
-        _ b: Signal<B, Error>,
-        _ rest: repeat Signal<each C, Error>
-    ) -> Signal where Value == (A, B, repeat each C) {
-        var sources = [Signal<A, Error>.erasedCombiningSource(a), Signal<B, Error>.erasedCombiningSource(b)]
-        for signal in repeat each rest {
-            sources.append(Signal<A, Error>.erasedCombiningSource(signal))
-        }
-        return combining(Machine.self, sources, combine: combinedTuple)
-    }
-}
-
-extension SignalProducer {
-    /// A producer that combines two or more producers of different types with a `Machine` and
-    /// sends the combinations as tuples: the one implementation behind every tuple-valued
-    /// `combineLatest` and `zip` on producers, whatever the arity. Starts the sources in order.
-    @inlinable
-    static func combiningPack<Machine: CombiningStateMachine<Any>, A, B, each C>(
-        _: Machine.Type,
-        _ a: SignalProducer<A, Error>,
-        _ b: SignalProducer<B, Error>,
-        _ rest: repeat SignalProducer<each C, Error>
-    ) -> SignalProducer where Value == (A, B, repeat each C) {
-        var sources = [
-            SignalProducer<A, Error>.erasedCombiningSource(a),
-            SignalProducer<B, Error>.erasedCombiningSource(b),
-        ]
-        for producer in repeat each rest {
-            sources.append(SignalProducer<A, Error>.erasedCombiningSource(producer))
-        }
-        return combining(Machine.self, sources, combine: combinedTuple)
-    }
 }

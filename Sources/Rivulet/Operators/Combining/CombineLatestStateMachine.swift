@@ -5,12 +5,16 @@
 /// value (as in ReactiveSwift).
 @usableFromInline
 struct CombineLatestStateMachine<Element>: CombiningStateMachine {
+    /// What the stage must do after a transition (the shared vocabulary of combining stages).
+    @usableFromInline typealias Action = CombiningAction
+
     /// The latest value of each source; `nil` until it sends one.
     @usableFromInline var latest: ContiguousArray<Element?>
     /// How many sources have not sent a value yet.
     @usableFromInline var silentCount: Int
     /// How many sources have not completed yet.
     @usableFromInline var activeCount: Int
+    /// Whether the machine has finished: it then ignores every further input (E1).
     @usableFromInline private(set) var isTerminated = false
 
     @inlinable
@@ -21,7 +25,7 @@ struct CombineLatestStateMachine<Element>: CombiningStateMachine {
     }
 
     @inlinable
-    mutating func receiveValue(_ value: Element, from index: Int) -> CombiningAction {
+    mutating func receiveValue(_ value: Element, from index: Int) -> Action {
         guard !isTerminated else { return .none }
         if case .none = latest[index] { silentCount -= 1 }
         latest[index] = value
@@ -29,7 +33,7 @@ struct CombineLatestStateMachine<Element>: CombiningStateMachine {
     }
 
     @inlinable
-    mutating func receiveCompletion(from index: Int) -> CombiningAction {
+    mutating func receiveCompletion(from index: Int) -> Action {
         guard !isTerminated else { return .none }
         activeCount -= 1
         guard activeCount == 0 else { return .none }
@@ -39,6 +43,13 @@ struct CombineLatestStateMachine<Element>: CombiningStateMachine {
     }
 
     @inlinable
+    mutating func receiveTermination(from _: Int) -> Action {
+        terminate() ? .forwardTermination : .none
+    }
+
+    /// Marks the machine finished because a source failed or was interrupted, and releases the
+    /// values it holds. Returns `false` if it had already finished (the event must be dropped).
+    @inlinable
     mutating func terminate() -> Bool {
         guard !isTerminated else { return false }
         isTerminated = true
@@ -47,8 +58,8 @@ struct CombineLatestStateMachine<Element>: CombiningStateMachine {
     }
 
     @inlinable
-    func element(at index: Int) -> Element {
-        latest[index]!
+    func element(at position: Int) -> Element {
+        latest[position]!
     }
 
     @inlinable

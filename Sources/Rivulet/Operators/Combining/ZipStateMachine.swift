@@ -6,6 +6,9 @@
 /// buffered value left (no further combination can be made), or when every source completed.
 @usableFromInline
 struct ZipStateMachine<Element>: CombiningStateMachine {
+    /// What the stage must do after a transition (the shared vocabulary of combining stages).
+    @usableFromInline typealias Action = CombiningAction
+
     /// The values of each source waiting for a partner, oldest first.
     @usableFromInline var buffers: ContiguousArray<FIFOQueue<Element>>
     /// How many values each buffer holds.
@@ -15,6 +18,7 @@ struct ZipStateMachine<Element>: CombiningStateMachine {
     @usableFromInline var completed: ContiguousArray<Bool>
     /// The combination announced by the last `emit` action, until `didEmit`.
     @usableFromInline var combination: ContiguousArray<Element>
+    /// Whether the machine has finished: it then ignores every further input (E1).
     @usableFromInline private(set) var isTerminated = false
 
     @inlinable
@@ -33,7 +37,7 @@ struct ZipStateMachine<Element>: CombiningStateMachine {
     }
 
     @inlinable
-    mutating func receiveValue(_ value: Element, from index: Int) -> CombiningAction {
+    mutating func receiveValue(_ value: Element, from index: Int) -> Action {
         guard !isTerminated else { return .none }
         buffers[index].append(value)
         bufferedCounts[index] += 1
@@ -53,7 +57,7 @@ struct ZipStateMachine<Element>: CombiningStateMachine {
     }
 
     @inlinable
-    mutating func receiveCompletion(from index: Int) -> CombiningAction {
+    mutating func receiveCompletion(from index: Int) -> Action {
         guard !isTerminated else { return .none }
         completed[index] = true
         guard bufferedCounts[index] == 0 || !completed.contains(false) else { return .none }
@@ -63,6 +67,13 @@ struct ZipStateMachine<Element>: CombiningStateMachine {
     }
 
     @inlinable
+    mutating func receiveTermination(from _: Int) -> Action {
+        terminate() ? .forwardTermination : .none
+    }
+
+    /// Marks the machine finished because a source failed or was interrupted, and releases the
+    /// values it holds. Returns `false` if it had already finished (the event must be dropped).
+    @inlinable
     mutating func terminate() -> Bool {
         guard !isTerminated else { return false }
         isTerminated = true
@@ -71,8 +82,8 @@ struct ZipStateMachine<Element>: CombiningStateMachine {
     }
 
     @inlinable
-    func element(at index: Int) -> Element {
-        combination[index]
+    func element(at position: Int) -> Element {
+        combination[position]
     }
 
     @inlinable

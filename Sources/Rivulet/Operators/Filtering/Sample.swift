@@ -7,12 +7,9 @@ extension Signal {
     /// Nothing is sent for a sampler value that arrives before this signal's first value; the
     /// latest value can be sent many times. The result completes once both have completed, fails
     /// when this signal fails, and is interrupted when either is interrupted.
+    @inlinable
     public func sample<T>(with sampler: Signal<T, Never>) -> Signal<(Value, T), Error> {
-        Signal<(Value, T), Error> { output, lifetime in
-            let gate = GateRunner(SampleMachine<Value, T, Error>(), downstream: output.sink, lifetime: lifetime)
-            gate.sources += self.observe(Observer { gate.send(.source($0)) })
-            gate.sources += sampler.observe(Signal<T, Never>.Observer { gate.send(.sampler($0)) })
-        }
+        .sampling(self, with: sampler)
     }
 
     /// A signal that sends the latest value of this signal each time `sampler` sends a value.
@@ -29,14 +26,10 @@ extension SignalProducer {
     ///
     /// Each start starts this producer first, then `sampler`. Completion, failure and interruption
     /// follow `Signal.sample(with:)`.
+    @inlinable
     public func sample<T>(with sampler: SignalProducer<T, Never>) -> SignalProducer<(Value, T), Error> {
-        SignalProducer<(Value, T), Error>.fused({ downstream, lifetime in
-            let gate = GateRunner(SampleMachine<Value, T, Error>(), downstream: downstream, lifetime: lifetime)
-            // Either may complete first while the other goes on: each stops its work as it ends.
-            startInOwnLifetime(self.startInstance, sink: { gate.send(.source($0)) }, within: gate.sources)
-            if gate.sources.hasEnded { return }
-            startInOwnLifetime(sampler.startInstance, sink: { gate.send(.sampler($0)) }, within: gate.sources)
-        })
+        // Either may complete first while the other goes on: each stops its work as it ends.
+        .sampling(self, with: sampler)
     }
 
     /// A producer that, each time `sampler` sends a value, sends the latest value of this start
@@ -62,60 +55,17 @@ extension SignalProducer {
     }
 }
 
-// MARK: - State machine
-
-/// The inputs of `sample(with:)`.
-@usableFromInline
-enum SampleInput<Value, T, Error: Swift.Error> {
-    case source(Signal<Value, Error>.Event)
-    case sampler(Signal<T, Never>.Event)
-}
-
-/// `sample(with:)`: remembers the source's latest value and sends it at each sampler value.
-@usableFromInline
-struct SampleMachine<Value, T, Error: Swift.Error>: GateStateMachine {
-    private var latest: Value?
-    private var isSourceCompleted = false
-    private var isSamplerCompleted = false
-    private var hasTerminated = false
-
-    @usableFromInline
-    init() {}
-
-    @usableFromInline
-    mutating func receive(_ input: SampleInput<Value, T, Error>) -> GateOutput<(Value, T), Error> {
-        if hasTerminated { return .none }
-        switch input {
-        case let .source(event):
-            switch event {
-            case let .value(value):
-                latest = value
-                return .none
-            case let .failed(error):
-                return terminate(.failed(error))
-            case .completed:
-                isSourceCompleted = true
-                return isSamplerCompleted ? terminate(.completed) : .none
-            case .interrupted:
-                return terminate(.interrupted)
-            }
-        case let .sampler(event):
-            switch event {
-            case let .value(samplerValue):
-                guard let latest else { return .none }
-                return .send(.value((latest, samplerValue)))
-            case .completed:
-                isSamplerCompleted = true
-                return isSourceCompleted ? terminate(.completed) : .none
-            case .interrupted:
-                return terminate(.interrupted)
-            }
-        }
-    }
-
-    private mutating func terminate(_ event: Signal<(Value, T), Error>.Event) -> GateOutput<(Value, T), Error> {
-        hasTerminated = true
-        latest = nil
-        return .send(event)
+extension CombiningStream {
+    /// The one wiring of `sample(with:)` for signals and producers: a `SampleStateMachine` in a
+    /// combining stage; each instance attaches `source`, then `sampler`.
+    @inlinable
+    static func sampling<Source: CombiningStream, T>(
+        _ source: Source,
+        with sampler: some CombiningStream<T, Never>
+    ) -> Self where Value == (Source.Value, T), Source.Error == Error {
+        combiningPair(SampleStateMachine<Source.Value, T>.self, [
+            source.combiningSource.map(PairElement.first),
+            sampler.combiningSource.map(PairElement.second, promotingErrorTo: Error.self),
+        ])
     }
 }

@@ -5,23 +5,17 @@ extension Signal {
     ///
     /// Values that arrive before `samplee`'s first value are dropped. The result ends when this
     /// signal ends; `samplee`'s terminal events are ignored (its last value stays in use).
+    @inlinable
     public func withLatest<U>(from samplee: Signal<U, Never>) -> Signal<(Value, U), Error> {
-        Signal<(Value, U), Error> { output, lifetime in
-            let gate = GateRunner(WithLatestMachine<Value, U, Error>(), downstream: output.sink, lifetime: lifetime)
-            gate.sources += samplee.observe(Signal<U, Never>.Observer { gate.send(.samplee($0)) })
-            gate.sources += self.observe(Observer { gate.send(.source($0)) })
-        }
+        .pairing(self, withLatestFrom: samplee)
     }
 
     /// A signal that pairs each value of this signal with the latest value of `samplee`, which is
     /// started when the signal is created and stopped when it ends.
+    @inlinable
     public func withLatest<U>(from samplee: SignalProducer<U, Never>) -> Signal<(Value, U), Error> {
-        Signal<(Value, U), Error> { output, lifetime in
-            let gate = GateRunner(WithLatestMachine<Value, U, Error>(), downstream: output.sink, lifetime: lifetime)
-            // The samplee may end long before this signal: it stops its work when it does.
-            startInOwnLifetime(samplee.startInstance, sink: { gate.send(.samplee($0)) }, within: gate.sources)
-            gate.sources += self.observe(Observer { gate.send(.source($0)) })
-        }
+        // The samplee may end long before this signal: it stops its work when it does.
+        .pairing(self, withLatestFrom: samplee)
     }
 
     /// A signal that pairs each value of this signal with the latest value of `samplee`.
@@ -38,13 +32,10 @@ extension SignalProducer {
     /// Each start starts `samplee` first, then this producer. Values that arrive before
     /// `samplee`'s first value are dropped; the result ends when this producer's start ends, and
     /// `samplee`'s terminal events are ignored.
+    @inlinable
     public func withLatest<U>(from samplee: SignalProducer<U, Never>) -> SignalProducer<(Value, U), Error> {
-        SignalProducer<(Value, U), Error>.fused({ downstream, lifetime in
-            let gate = GateRunner(WithLatestMachine<Value, U, Error>(), downstream: downstream, lifetime: lifetime)
-            // The samplee may end long before this producer: it stops its work when it does.
-            startInOwnLifetime(samplee.startInstance, sink: { gate.send(.samplee($0)) }, within: gate.sources)
-            self.startInstance({ gate.send(.source($0)) }, gate.sources)
-        })
+        // The samplee may end long before this producer: it stops its work when it does.
+        .pairing(self, withLatestFrom: samplee)
     }
 
     /// A producer that pairs each value of a start with the latest value of `samplee`.
@@ -55,51 +46,18 @@ extension SignalProducer {
     }
 }
 
-// MARK: - State machine
-
-/// The inputs of `withLatest(from:)`.
-@usableFromInline
-enum WithLatestInput<Value, U, Error: Swift.Error> {
-    case source(Signal<Value, Error>.Event)
-    case samplee(Signal<U, Never>.Event)
-}
-
-/// `withLatest(from:)`: remembers the samplee's latest value and pairs each source value with it.
-@usableFromInline
-struct WithLatestMachine<Value, U, Error: Swift.Error>: GateStateMachine {
-    private var latest: U?
-    private var hasTerminated = false
-
-    @usableFromInline
-    init() {}
-
-    @usableFromInline
-    mutating func receive(_ input: WithLatestInput<Value, U, Error>) -> GateOutput<(Value, U), Error> {
-        if hasTerminated { return .none }
-        switch input {
-        case let .source(event):
-            switch event {
-            case let .value(value):
-                guard let latest else { return .none }
-                return .send(.value((value, latest)))
-            case let .failed(error):
-                hasTerminated = true
-                return .send(.failed(error))
-            case .completed:
-                hasTerminated = true
-                return .send(.completed)
-            case .interrupted:
-                hasTerminated = true
-                return .send(.interrupted)
-            }
-        case let .samplee(event):
-            switch event {
-            case let .value(value):
-                latest = value
-            case .completed, .interrupted:
-                break
-            }
-            return .none
-        }
+extension CombiningStream {
+    /// The one wiring of `withLatest(from:)` for signals and producers: a
+    /// `WithLatestStateMachine` in a combining stage; each instance attaches `samplee`, then
+    /// `source`.
+    @inlinable
+    static func pairing<Source: CombiningStream, U>(
+        _ source: Source,
+        withLatestFrom samplee: some CombiningStream<U, Never>
+    ) -> Self where Value == (Source.Value, U), Source.Error == Error {
+        combiningPair(WithLatestStateMachine<Source.Value, U>.self, [
+            samplee.combiningSource.map(PairElement.second, promotingErrorTo: Error.self),
+            source.combiningSource.map(PairElement.first),
+        ])
     }
 }

@@ -52,4 +52,13 @@ import Testing
         #expect(machine.receiveCompletion(from: 0) == .none)
         #expect(machine.receiveCompletion(from: 1) == .complete)
     }
+
+    @Test func aFailureOrInterruptionIsForwardedOnce_E1_E2() {
+        var machine = ZipStateMachine<Int>(sourceCount: 2)
+        #expect(machine.receiveValue(1, from: 0) == .none)
+        #expect(machine.receiveTermination(from: 1) == .forwardTermination)
+        #expect(machine.isTerminated)
+        #expect(machine.receiveTermination(from: 0) == .none)
+        #expect(machine.receiveValue(1, from: 1) == .none)
+    }
 }

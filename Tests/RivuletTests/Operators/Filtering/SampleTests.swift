@@ -173,3 +173,36 @@ import Testing
         #expect(sink.recorder.events.last == .completed)
     }
 }
+
+@Suite struct SampleStateMachineTests {
+    @Test func eachSamplerValueAfterTheFirstSourceValueMakesAPair() {
+        var machine = SampleStateMachine<Int, String>(sourceCount: 2)
+        #expect(machine.receiveValue(.second("early"), from: 1) == .none)
+        #expect(machine.receiveValue(.first(1), from: 0) == .none)
+        #expect(machine.receiveValue(.first(2), from: 0) == .none)
+        #expect(machine.receiveValue(.second("a"), from: 1) == .emit)
+        #expect(PairElement.pair(machine.element(at:)) == (2, "a"))
+        machine.didEmit()
+        #expect(machine.receiveValue(.second("b"), from: 1) == .emit)
+        #expect(PairElement.pair(machine.element(at:)) == (2, "b"))
+    }
+
+    @Test func completesOnceBothCompleted() {
+        var machine = SampleStateMachine<Int, String>(sourceCount: 2)
+        #expect(machine.receiveValue(.first(1), from: 0) == .none)
+        #expect(machine.receiveCompletion(from: 0) == .none)
+        #expect(machine.receiveValue(.second("a"), from: 1) == .emit)
+        machine.didEmit()
+        #expect(machine.receiveCompletion(from: 1) == .complete)
+        #expect(machine.receiveValue(.second("b"), from: 1) == .none)
+        #expect(machine.receiveTermination(from: 0) == .none)
+    }
+
+    @Test func eitherTerminationIsForwardedOnce_E1_E4() {
+        var machine = SampleStateMachine<Int, String>(sourceCount: 2)
+        #expect(machine.receiveTermination(from: 1) == .forwardTermination)
+        #expect(machine.isTerminated)
+        #expect(machine.receiveTermination(from: 0) == .none)
+        #expect(machine.receiveCompletion(from: 0) == .none)
+    }
+}

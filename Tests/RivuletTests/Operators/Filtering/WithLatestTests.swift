@@ -149,3 +149,33 @@ private struct ConstantNine: SignalProducerConvertible {
         #expect(sink.recorder.events.last == .completed)
     }
 }
+
+@Suite struct WithLatestStateMachineTests {
+    @Test func eachSourceValueAfterTheFirstSampleeValueMakesAPair() {
+        var machine = WithLatestStateMachine<Int, String>(sourceCount: 2)
+        #expect(machine.receiveValue(.first(0), from: 1) == .none)
+        #expect(machine.receiveValue(.second("a"), from: 0) == .none)
+        #expect(machine.receiveValue(.first(1), from: 1) == .emit)
+        #expect(PairElement.pair(machine.element(at:)) == (1, "a"))
+        machine.didEmit()
+    }
+
+    @Test func theSampleeEndsNothingAndTheSourceEndsEverything() {
+        var machine = WithLatestStateMachine<Int, String>(sourceCount: 2)
+        #expect(machine.receiveValue(.second("a"), from: 0) == .none)
+        #expect(machine.receiveTermination(from: 0) == .none)
+        #expect(machine.receiveCompletion(from: 0) == .none)
+        #expect(machine.receiveValue(.first(1), from: 1) == .emit)
+        machine.didEmit()
+        #expect(machine.receiveCompletion(from: 1) == .complete)
+        #expect(machine.isTerminated)
+        #expect(machine.receiveValue(.first(2), from: 1) == .none)
+        #expect(machine.receiveTermination(from: 1) == .none)
+    }
+
+    @Test func aSourceTerminationIsForwarded_E2_E4() {
+        var machine = WithLatestStateMachine<Int, String>(sourceCount: 2)
+        #expect(machine.receiveTermination(from: 1) == .forwardTermination)
+        #expect(machine.isTerminated)
+    }
+}

@@ -82,6 +82,97 @@ if CommandLine.arguments.contains("profile-combine") {
     exit(0)
 }
 
+if CommandLine.arguments.contains("profile-zip") {
+    // For `valgrind --tool=callgrind`: alternating sends into two signals zipped (every second
+    // send makes a pair).
+    let sink = Sink()
+    let (left, leftInput) = Signal<Int, Never>.pipe()
+    let (right, rightInput) = Signal<Int, Never>.pipe()
+    left.zip(with: right).observeValues { sink.total &+= $0 &+ $1 }
+    let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000
+    for value in 0..<count {
+        leftInput.send(value: value)
+        rightInput.send(value: value)
+    }
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+
+if CommandLine.arguments.contains("profile-combine3") {
+    // For `valgrind --tool=callgrind`: round-robin sends into three signals combined with
+    // combineLatest (the tuple form of any arity above two) and zipped.
+    let sink = Sink()
+    let (a, aInput) = Signal<Int, Never>.pipe()
+    let (b, bInput) = Signal<Int, Never>.pipe()
+    let (c, cInput) = Signal<Int, Never>.pipe()
+    Signal.combineLatest(a, b, c).observeValues { sink.total &+= $0 &+ $1 &+ $2 }
+    Signal.zip(a, b, c).observeValues { sink.total &+= $0 &+ $1 &+ $2 }
+    let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000
+    for value in 0..<count {
+        aInput.send(value: value)
+        bInput.send(value: value)
+        cInput.send(value: value)
+    }
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+
+if CommandLine.arguments.contains("profile-sample") {
+    // For `valgrind --tool=callgrind`: alternating sends into a signal and its sampler
+    // (sample(with:)), and into a signal and its samplee (withLatest(from:)).
+    let sink = Sink()
+    let (source, sourceInput) = Signal<Int, Never>.pipe()
+    let (other, otherInput) = Signal<Int, Never>.pipe()
+    source.sample(with: other).observeValues { sink.total &+= $0 &+ $1 }
+    source.withLatest(from: other).observeValues { sink.total &+= $0 &+ $1 }
+    let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000
+    for value in 0..<count {
+        sourceInput.send(value: value)
+        otherInput.send(value: value)
+    }
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+
+if CommandLine.arguments.contains("combining-allocs") {
+    // Allocations per start of combining producers of two 3-value producers (setup cost).
+    let sink = Sink()
+    let three = SignalProducer<Int, Never>(values: [1, 2, 3])
+    let forms: [(String, SignalProducer<Int, Never>)] = [
+        ("combineLatest(with:)", three.combineLatest(with: three).map { $0 &+ $1 }),
+        ("zip(with:)", three.zip(with: three).map { $0 &+ $1 }),
+        ("combineLatest(a, b, c)", SignalProducer.combineLatest(three, three, three).map { $0 &+ $1 &+ $2 }),
+        ("zip(a, b, c)", SignalProducer.zip(three, three, three).map { $0 &+ $1 &+ $2 }),
+        ("combineLatest([a, b])", SignalProducer.combineLatest([three, three]).map { $0[0] &+ $0[1] }),
+        ("sample(with:)", three.sample(with: three).map { $0 &+ $1 }),
+        ("withLatest(from:)", three.withLatest(from: three).map { $0 &+ $1 }),
+    ]
+    for (name, producer) in forms {
+        for _ in 0..<100 { producer.startWithValues { sink.total &+= $0 } }
+        let before = rivulet_probe_malloc_count()
+        for _ in 0..<1_000 { producer.startWithValues { sink.total &+= $0 } }
+        print("mallocs per start, \(name):", Double(rivulet_probe_malloc_count() - before) / 1_000)
+    }
+    let (a, aInput) = Signal<Int, Never>.pipe()
+    let (b, bInput) = Signal<Int, Never>.pipe()
+    let signalForms: [(String, () -> Disposable?)] = [
+        ("Signal combineLatest(with:)", { a.combineLatest(with: b).observeValues { sink.total &+= $0 &+ $1 } }),
+        ("Signal zip(with:)", { a.zip(with: b).observeValues { sink.total &+= $0 &+ $1 } }),
+        ("Signal sample(with:)", { a.sample(with: b).observeValues { sink.total &+= $0 &+ $1 } }),
+        ("Signal withLatest(from:)", { a.withLatest(from: b).observeValues { sink.total &+= $0 &+ $1 } }),
+    ]
+    for (name, make) in signalForms {
+        for _ in 0..<100 { make()?.dispose() }
+        let before = rivulet_probe_malloc_count()
+        for _ in 0..<1_000 { make()?.dispose() }
+        print("mallocs per create + observe + dispose, \(name):", Double(rivulet_probe_malloc_count() - before) / 1_000)
+    }
+    aInput.send(value: 1)
+    bInput.send(value: 1)
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+
 if CommandLine.arguments.contains("profile-fanout") {
     // For `valgrind --tool=callgrind`: sends to 100 observers.
     measure("send, 100 observers", observers: 100, sends: 5_000)
