@@ -7,13 +7,13 @@ private struct EchoMachine: GateStateMachine {
     let token: Tracked
     var hasTerminated = false
 
-    mutating func receive(_ input: Int) -> GateOutput<Int, Never> {
+    mutating func receive(_ input: Int) -> GateAction<Int, Never> {
         if hasTerminated { return .none }
         if input < 0 {
             hasTerminated = true
             return .send(.completed)
         }
-        return GateOutput(event: .value(input), stopsPrimary: input == 0)
+        return GateAction(event: .value(input), stopsPrimary: input == 0)
     }
 }
 

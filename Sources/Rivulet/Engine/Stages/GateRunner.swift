@@ -1,6 +1,6 @@
 /// What a gate state machine asks for after handling one input.
 @usableFromInline
-struct GateOutput<Value, Error: Swift.Error> {
+struct GateAction<Value, Error: Swift.Error> {
     /// The event to send downstream, if any.
     @usableFromInline var event: Signal<Value, Error>.Event?
     /// Whether the primary source must be stopped (before `event` is sent).
@@ -14,11 +14,11 @@ struct GateOutput<Value, Error: Swift.Error> {
 
     /// Nothing to do.
     @inlinable
-    static var none: GateOutput { GateOutput(event: nil) }
+    static var none: GateAction { GateAction(event: nil) }
 
     /// Send `event` downstream.
     @inlinable
-    static func send(_ event: Signal<Value, Error>.Event) -> GateOutput { GateOutput(event: event) }
+    static func send(_ event: Signal<Value, Error>.Event) -> GateAction { GateAction(event: event) }
 }
 
 /// The pure state machine behind a multi-source gating operator (`take(until:)`, `sample`, …).
@@ -31,7 +31,7 @@ protocol GateStateMachine {
     associatedtype Value
     associatedtype Error: Swift.Error
 
-    mutating func receive(_ input: Input) -> GateOutput<Value, Error>
+    mutating func receive(_ input: Input) -> GateAction<Value, Error>
 }
 
 /// The plumbing shared by the multi-source gating operators: a serial inbox in front of a state

@@ -151,7 +151,7 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
 
 /// What a time-based stage's state machine asks its driver to do after an input: the one
 /// vocabulary of delay, throttle, debounce and collect(every:).
-enum TimedCommand<Output, OutputError: Swift.Error> {
+enum TimedAction<Output, OutputError: Swift.Error> {
     case none
     /// Replace the single timer by one at this date, with this generation.
     case scheduleTimer(Date, generation: UInt64)
@@ -173,7 +173,7 @@ protocol TimedStateMachine {
     associatedtype Error: Swift.Error
     associatedtype Output
     associatedtype OutputError: Swift.Error
-    typealias Command = TimedCommand<Output, OutputError>
+    typealias Action = TimedAction<Output, OutputError>
 
     /// Whether the machine's timers are queued one per event (`enqueueTimer`) rather than a
     /// single one (`scheduleTimer`); the driver then forgets the oldest when a timer fires.
@@ -182,23 +182,23 @@ protocol TimedStateMachine {
     var terminal: Signal<Output, OutputError>.Event? { get }
 
     /// An upstream event; `now` reads the scheduler's clock.
-    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Command
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Action
     /// A timer fired, with the generation it was scheduled with.
-    mutating func timerFired(generation: UInt64) -> Command
+    mutating func timerFired(generation: UInt64) -> Action
     /// The terminal hop is due.
-    mutating func hopDue() -> Command
+    mutating func hopDue() -> Action
 }
 
 extension TimedStateMachine {
     static var queuesTimers: Bool { false }
 
-    mutating func hopDue() -> Command {
-        terminal.map(Command.emit) ?? .none
+    mutating func hopDue() -> Action {
+        terminal.map(Action.emit) ?? .none
     }
 }
 
 extension TimedStage {
-    /// A stage driven by `machine`: each input goes to the machine and its command is carried
+    /// A stage driven by `machine`: each input goes to the machine and its action is carried
     /// out, with no lock held (O7).
     static func running<Machine: TimedStateMachine>(
         _ machine: Machine,
@@ -209,20 +209,20 @@ extension TimedStage {
     where Machine.Value == Value, Machine.Error == Error, Machine.Output == Output, Machine.OutputError == OutputError {
         var machine = machine
         return TimedStage(downstream: downstream, lifetime: lifetime) { stage, input in
-            let command: Machine.Command
+            let action: Machine.Action
             switch input {
-            case let .upstream(event): command = machine.receive(event) { scheduler.currentDate }
+            case let .upstream(event): action = machine.receive(event) { scheduler.currentDate }
             case let .timer(generation):
                 if Machine.queuesTimers { stage.queuedTimers.removeFirst() }
-                command = machine.timerFired(generation: generation)
-            case .hop: command = machine.hopDue()
+                action = machine.timerFired(generation: generation)
+            case .hop: action = machine.hopDue()
             }
-            stage.perform(command, on: scheduler)
+            stage.perform(action, on: scheduler)
         }
     }
 
-    private func perform(_ command: TimedCommand<Output, OutputError>, on scheduler: DateScheduler) {
-        switch command {
+    private func perform(_ action: TimedAction<Output, OutputError>, on scheduler: DateScheduler) {
+        switch action {
         case .none: break
         case let .scheduleTimer(date, generation): scheduleTimer(at: date, on: scheduler, generation: generation)
         case let .enqueueTimer(date): enqueueTimer(at: date, on: scheduler, generation: 0)

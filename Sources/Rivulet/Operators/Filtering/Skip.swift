@@ -69,7 +69,7 @@ extension Signal {
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
             let gate = GateRunner(
-                SkipUntilMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime, separatePrimary: true
+                SkipUntilStateMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime, separatePrimary: true
             )
             // The trigger runs in the lifetime the machine can end early: it is stopped once it
             // has opened the gate, as in ReactiveSwift.
@@ -105,7 +105,7 @@ extension SignalProducer {
     public func skip(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
             let gate = GateRunner(
-                SkipUntilMachine<Value, Error>(), downstream: downstream, lifetime: lifetime, separatePrimary: true
+                SkipUntilStateMachine<Value, Error>(), downstream: downstream, lifetime: lifetime, separatePrimary: true
             )
             // The trigger runs in the lifetime the machine can end early (see the signal form).
             trigger.startInstance({ gate.send(.trigger($0)) }, gate.primary)
@@ -135,7 +135,7 @@ enum SkipUntilInput<Value, Error: Swift.Error> {
 /// `skip(until:)`: closed until the trigger sends a value or completes, then open; opening stops
 /// the trigger, which the gate runs as its primary source.
 @usableFromInline
-struct SkipUntilMachine<Value, Error: Swift.Error>: GateStateMachine {
+struct SkipUntilStateMachine<Value, Error: Swift.Error>: GateStateMachine {
     private var isOpen = false
     private var hasTerminated = false
 
@@ -143,7 +143,7 @@ struct SkipUntilMachine<Value, Error: Swift.Error>: GateStateMachine {
     init() {}
 
     @usableFromInline
-    mutating func receive(_ input: SkipUntilInput<Value, Error>) -> GateOutput<Value, Error> {
+    mutating func receive(_ input: SkipUntilInput<Value, Error>) -> GateAction<Value, Error> {
         if hasTerminated { return .none }
         switch input {
         case let .source(event):
@@ -160,7 +160,7 @@ struct SkipUntilMachine<Value, Error: Swift.Error>: GateStateMachine {
                 // Open for good: the trigger (run as the gate's primary) is no longer needed.
                 let stopsTrigger = !isOpen
                 isOpen = true
-                return GateOutput(event: nil, stopsPrimary: stopsTrigger)
+                return GateAction(event: nil, stopsPrimary: stopsTrigger)
             case .interrupted:
                 return .none
             }

@@ -121,7 +121,7 @@ extension Signal {
     /// then completes. An interruption of `trigger` is ignored.
     public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
-            let gate = GateRunner(TakeUntilMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime)
+            let gate = GateRunner(TakeUntilStateMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime)
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
             gate.sources += trigger.observe(Signal<(), Never>.Observer { gate.send(.trigger($0)) })
         }
@@ -132,7 +132,7 @@ extension Signal {
     /// If `lifetime` has already ended, the result has already completed.
     public func take(during lifetime: Lifetime) -> Signal<Value, Error> {
         Signal { output, streamLifetime in
-            let gate = GateRunner(TakeDuringMachine<Value, Error>(), downstream: output.sink, lifetime: streamLifetime)
+            let gate = GateRunner(TakeDuringStateMachine<Value, Error>(), downstream: output.sink, lifetime: streamLifetime)
             gate.sources += self.observe(Observer { gate.send(.source($0)) })
             gate.sources += lifetime.observeEnded { gate.send(.ended) }
         }
@@ -146,7 +146,7 @@ extension Signal {
     public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
         Signal { output, lifetime in
             let gate = GateRunner(
-                TakeUntilReplacementMachine<Value, Error>(),
+                TakeUntilReplacementStateMachine<Value, Error>(),
                 downstream: output.sink,
                 lifetime: lifetime,
                 separatePrimary: true
@@ -202,7 +202,7 @@ extension SignalProducer {
     /// Each start starts `trigger` first, then this producer; completing stops both.
     public func take(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
-            let gate = GateRunner(TakeUntilMachine<Value, Error>(), downstream: downstream, lifetime: lifetime)
+            let gate = GateRunner(TakeUntilStateMachine<Value, Error>(), downstream: downstream, lifetime: lifetime)
             trigger.startInstance({ gate.send(.trigger($0)) }, gate.sources)
             if gate.sources.hasEnded { return }
             self.startInstance({ gate.send(.source($0)) }, gate.sources)
@@ -222,7 +222,7 @@ extension SignalProducer {
     /// If `lifetime` has already ended, a start completes at once without starting this producer.
     public func take(during lifetime: Lifetime) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, streamLifetime in
-            let gate = GateRunner(TakeDuringMachine<Value, Error>(), downstream: downstream, lifetime: streamLifetime)
+            let gate = GateRunner(TakeDuringStateMachine<Value, Error>(), downstream: downstream, lifetime: streamLifetime)
             gate.sources += lifetime.observeEnded { gate.send(.ended) }
             if gate.sources.hasEnded { return }
             self.startInstance({ gate.send(.source($0)) }, gate.sources)
@@ -237,7 +237,7 @@ extension SignalProducer {
     public func take(untilReplacement replacement: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
             let gate = GateRunner(
-                TakeUntilReplacementMachine<Value, Error>(),
+                TakeUntilReplacementStateMachine<Value, Error>(),
                 downstream: downstream,
                 lifetime: lifetime,
                 separatePrimary: true
@@ -268,14 +268,14 @@ enum TakeUntilInput<Value, Error: Swift.Error> {
 
 /// `take(until:)` with a trigger: forwards the source until the trigger fires, then completes.
 @usableFromInline
-struct TakeUntilMachine<Value, Error: Swift.Error>: GateStateMachine {
+struct TakeUntilStateMachine<Value, Error: Swift.Error>: GateStateMachine {
     private var hasTerminated = false
 
     @usableFromInline
     init() {}
 
     @usableFromInline
-    mutating func receive(_ input: TakeUntilInput<Value, Error>) -> GateOutput<Value, Error> {
+    mutating func receive(_ input: TakeUntilInput<Value, Error>) -> GateAction<Value, Error> {
         if hasTerminated { return .none }
         switch input {
         case let .source(event):
@@ -305,14 +305,14 @@ enum TakeDuringInput<Value, Error: Swift.Error> {
 
 /// `take(during:)`: forwards the source until the lifetime ends, then completes.
 @usableFromInline
-struct TakeDuringMachine<Value, Error: Swift.Error>: GateStateMachine {
+struct TakeDuringStateMachine<Value, Error: Swift.Error>: GateStateMachine {
     private var hasTerminated = false
 
     @usableFromInline
     init() {}
 
     @usableFromInline
-    mutating func receive(_ input: TakeDuringInput<Value, Error>) -> GateOutput<Value, Error> {
+    mutating func receive(_ input: TakeDuringInput<Value, Error>) -> GateAction<Value, Error> {
         if hasTerminated { return .none }
         switch input {
         case let .source(event):
@@ -336,7 +336,7 @@ enum TakeUntilReplacementInput<Value, Error: Swift.Error> {
 
 /// `take(untilReplacement:)`: the source until the replacement's first event, then the replacement.
 @usableFromInline
-struct TakeUntilReplacementMachine<Value, Error: Swift.Error>: GateStateMachine {
+struct TakeUntilReplacementStateMachine<Value, Error: Swift.Error>: GateStateMachine {
     private var isReplaced = false
     private var hasTerminated = false
 
@@ -344,7 +344,7 @@ struct TakeUntilReplacementMachine<Value, Error: Swift.Error>: GateStateMachine 
     init() {}
 
     @usableFromInline
-    mutating func receive(_ input: TakeUntilReplacementInput<Value, Error>) -> GateOutput<Value, Error> {
+    mutating func receive(_ input: TakeUntilReplacementInput<Value, Error>) -> GateAction<Value, Error> {
         if hasTerminated { return .none }
         switch input {
         case let .source(event):
@@ -355,7 +355,7 @@ struct TakeUntilReplacementMachine<Value, Error: Swift.Error>: GateStateMachine 
             case .completed:
                 // Not forwarded: the replacement is still to come. The source's work is over, so
                 // its start stops (stages further up that completed it end their work too).
-                return GateOutput(event: nil, stopsPrimary: true)
+                return GateAction(event: nil, stopsPrimary: true)
             case .failed, .interrupted:
                 hasTerminated = true
                 return .send(event)
@@ -364,7 +364,7 @@ struct TakeUntilReplacementMachine<Value, Error: Swift.Error>: GateStateMachine 
             let stopsSource = !isReplaced
             isReplaced = true
             hasTerminated = event.isTerminating
-            return GateOutput(event: event, stopsPrimary: stopsSource)
+            return GateAction(event: event, stopsPrimary: stopsSource)
         }
     }
 }

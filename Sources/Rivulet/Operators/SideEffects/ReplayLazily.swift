@@ -2,7 +2,7 @@
 // replaying producer; every start sees the latest values (up to the capacity) and then the live
 // events, or the replayed terminal event once the upstream has ended.
 //
-// Layout: `ReplayMachine` is the pure state machine; `ReplayHub` runs it for inputs that a
+// Layout: `ReplayLazilyStateMachine` is the pure state machine; `ReplayHub` runs it for inputs that a
 // `SerialInbox` serializes (upstream events, attaching and detaching starts), so the machine
 // needs no lock and downstream code runs with no lock held (O7); `ReplayKeeper` is what the
 // returned producer and every running start retain: when the last of them lets go, it ends the
@@ -15,7 +15,7 @@ typealias ReplayBuffer<Value> = RingBuffer<Value>
 
 /// The decisions of `replayLazily`, free of threads and side effects: each input updates the
 /// state and returns what to deliver.
-struct ReplayMachine<Value, Error: Swift.Error> {
+struct ReplayLazilyStateMachine<Value, Error: Swift.Error> {
     typealias Event = Signal<Value, Error>.Event
 
     /// A running start of the replaying producer.
@@ -79,13 +79,13 @@ struct ReplayMachine<Value, Error: Swift.Error> {
 /// Owns the machine and carries out its actions. Touched only by the inbox's handler, so inputs
 /// arrive one at a time; inputs sent from inside a delivery are queued by the inbox (E6).
 final class ReplayHub<Value, Error: Swift.Error> {
-    private var machine: ReplayMachine<Value, Error>
+    private var machine: ReplayLazilyStateMachine<Value, Error>
 
     init(capacity: Int) {
-        machine = ReplayMachine(capacity: capacity)
+        machine = ReplayLazilyStateMachine(capacity: capacity)
     }
 
-    func handle(_ input: ReplayMachine<Value, Error>.Input) {
+    func handle(_ input: ReplayLazilyStateMachine<Value, Error>.Input) {
         switch machine.handle(input) {
         case .none:
             break
@@ -108,7 +108,7 @@ final class ReplayKeeper<Value, Error: Swift.Error>: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let inbox: SerialInbox<ReplayMachine<Value, Error>.Input>
+    private let inbox: SerialInbox<ReplayLazilyStateMachine<Value, Error>.Input>
     private let launch: Locked<Launch>
     /// Ends the shared upstream start.
     private let upstreamToken = Lifetime.Token()

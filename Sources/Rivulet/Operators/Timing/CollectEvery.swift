@@ -9,9 +9,10 @@ import Foundation
 
 /// The state of `collect(every:on:skipEmpty:discardWhenCompleted:)`: the values gathered since
 /// the last tick.
-struct CollectEveryState<Value, Error: Swift.Error>: TimedStateMachine {
+struct CollectEveryStateMachine<Value, Error: Swift.Error>: TimedStateMachine {
     typealias Output = [Value]
     typealias OutputError = Error
+    typealias Action = TimedAction<Output, OutputError>
 
     let skipEmpty: Bool
     let discardWhenCompleted: Bool
@@ -26,7 +27,7 @@ struct CollectEveryState<Value, Error: Swift.Error>: TimedStateMachine {
     }
 
     /// An upstream event; the clock is not needed (ticks are periodic).
-    mutating func receive(_ event: Signal<Value, Error>.Event, now _: () -> Date) -> Command {
+    mutating func receive(_ event: Signal<Value, Error>.Event, now _: () -> Date) -> Action {
         switch event {
         case let .value(value):
             values.append(value)
@@ -51,7 +52,7 @@ struct CollectEveryState<Value, Error: Swift.Error>: TimedStateMachine {
     }
 
     /// The periodic timer ticked.
-    mutating func timerFired(generation _: UInt64) -> Command {
+    mutating func timerFired(generation _: UInt64) -> Action {
         var batch: [Value]?
         if !skipEmpty || !values.isEmpty {
             batch = values
@@ -77,7 +78,7 @@ extension Signal.Event {
         interval.checkTickInterval(for: "collect(every:on:skipEmpty:discardWhenCompleted:)")
         return { downstream, lifetime in
             let stage = TimedStage.running(
-                CollectEveryState<Value, Error>(skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted),
+                CollectEveryStateMachine<Value, Error>(skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted),
                 on: scheduler,
                 downstream: downstream,
                 lifetime: lifetime

@@ -7,9 +7,10 @@ import Foundation
 // MARK: State machine
 
 /// The state of `debounce`: the latest value, waiting for a quiet `interval`.
-struct DebounceState<Value, Error: Swift.Error>: TimedStateMachine {
+struct DebounceStateMachine<Value, Error: Swift.Error>: TimedStateMachine {
     typealias Output = Value
     typealias OutputError = Error
+    typealias Action = TimedAction<Output, OutputError>
 
     let interval: TimeInterval
     let discardWhenCompleted: Bool
@@ -25,7 +26,7 @@ struct DebounceState<Value, Error: Swift.Error>: TimedStateMachine {
         self.discardWhenCompleted = discardWhenCompleted
     }
 
-    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Command {
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Action {
         switch event {
         case let .value(value):
             let now = now()
@@ -52,7 +53,7 @@ struct DebounceState<Value, Error: Swift.Error>: TimedStateMachine {
     }
 
     /// A timer fired; only the latest one counts.
-    mutating func timerFired(generation fired: UInt64) -> Command {
+    mutating func timerFired(generation fired: UInt64) -> Action {
         guard fired == generation, let value = pending else { return .none }
         pending = nil
         return completesAfterPending ? .emitAndComplete(value) : .emit(.value(value))
@@ -71,7 +72,7 @@ extension Signal.Event {
         precondition(interval >= 0, "Rivulet: debounce(_:on:) needs a non-negative interval, got \(interval)")
         return { downstream, lifetime in
             TimedStage.running(
-                DebounceState<Value, Error>(interval: interval, discardWhenCompleted: discardWhenCompleted),
+                DebounceStateMachine<Value, Error>(interval: interval, discardWhenCompleted: discardWhenCompleted),
                 on: scheduler,
                 downstream: downstream,
                 lifetime: lifetime

@@ -10,9 +10,10 @@ import Foundation
 ///
 /// Values and completion are each due `interval` after they arrived; a failure or interruption
 /// skips the queue and hops onto the scheduler at once (E2, E4).
-struct DelayState<Value, Error: Swift.Error>: TimedStateMachine {
+struct DelayStateMachine<Value, Error: Swift.Error>: TimedStateMachine {
     typealias Output = Value
     typealias OutputError = Error
+    typealias Action = TimedAction<Output, OutputError>
 
     static var queuesTimers: Bool { true }
 
@@ -24,7 +25,7 @@ struct DelayState<Value, Error: Swift.Error>: TimedStateMachine {
         self.interval = interval
     }
 
-    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Command {
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Action {
         switch event {
         case .value, .completed:
             pending.append(event)
@@ -37,16 +38,16 @@ struct DelayState<Value, Error: Swift.Error>: TimedStateMachine {
 
     /// The oldest queued event is due (callbacks run in the order they were scheduled, and each
     /// delivers the oldest event, so the order holds even if the scheduler reorders them).
-    mutating func timerFired(generation _: UInt64) -> Command {
-        pending.popFirst().map(Command.emit) ?? .none
+    mutating func timerFired(generation _: UInt64) -> Action {
+        pending.popFirst().map(Action.emit) ?? .none
     }
 
     /// The terminal hop is due: the failure or interruption goes out, and what was still waiting
     /// is dropped.
-    mutating func hopDue() -> Command {
+    mutating func hopDue() -> Action {
         defer { terminal = nil }
         _ = pending.removeAll()
-        return terminal.map(Command.emit) ?? .none
+        return terminal.map(Action.emit) ?? .none
     }
 }
 
@@ -61,7 +62,7 @@ extension Signal.Event {
         precondition(interval >= 0, "Rivulet: delay(_:on:) needs a non-negative interval, got \(interval)")
         return { downstream, lifetime in
             TimedStage.running(
-                DelayState<Value, Error>(interval: interval),
+                DelayStateMachine<Value, Error>(interval: interval),
                 on: scheduler,
                 downstream: downstream,
                 lifetime: lifetime

@@ -7,9 +7,10 @@ import Foundation
 // MARK: State machine
 
 /// The state of `throttle(_:on:)`: the latest value, and when the last one went out.
-struct ThrottleState<Value, Error: Swift.Error>: TimedStateMachine {
+struct ThrottleStateMachine<Value, Error: Swift.Error>: TimedStateMachine {
     typealias Output = Value
     typealias OutputError = Error
+    typealias Action = TimedAction<Output, OutputError>
 
     let interval: TimeInterval
     private var pending: Value?
@@ -24,7 +25,7 @@ struct ThrottleState<Value, Error: Swift.Error>: TimedStateMachine {
         self.interval = interval
     }
 
-    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Command {
+    mutating func receive(_ event: Signal<Value, Error>.Event, now: () -> Date) -> Action {
         switch event {
         case let .value(value):
             pending = value
@@ -45,7 +46,7 @@ struct ThrottleState<Value, Error: Swift.Error>: TimedStateMachine {
     }
 
     /// A timer fired; only the latest one counts.
-    mutating func timerFired(generation fired: UInt64) -> Command {
+    mutating func timerFired(generation fired: UInt64) -> Action {
         guard let scheduled, scheduled.generation == fired, let value = pending else { return .none }
         pending = nil
         previousDate = scheduled.date
@@ -54,7 +55,7 @@ struct ThrottleState<Value, Error: Swift.Error>: TimedStateMachine {
 }
 
 /// The state of `throttle(while:on:)`: whether values are held back, and the latest one held.
-struct ThrottleWhileState<Value, Error: Swift.Error> {
+struct ThrottleWhileStateMachine<Value, Error: Swift.Error> {
     /// An input of the gate.
     enum Input {
         case upstream(Signal<Value, Error>.Event)
@@ -104,7 +105,7 @@ extension Signal.Event {
         precondition(interval >= 0, "Rivulet: throttle(_:on:) needs a non-negative interval, got \(interval)")
         return { downstream, lifetime in
             TimedStage.running(
-                ThrottleState<Value, Error>(interval: interval),
+                ThrottleStateMachine<Value, Error>(interval: interval),
                 on: scheduler,
                 downstream: downstream,
                 lifetime: lifetime
@@ -118,8 +119,8 @@ extension Signal.Event {
         while shouldThrottle: SignalProducer<Bool, Never>
     ) -> EventTransform<Value, Error, Value, Error> {
         { downstream, lifetime in
-            var state = ThrottleWhileState<Value, Error>()
-            let inbox = Mailbox<ThrottleWhileState<Value, Error>.Input>(policy: .queueForOwner) { input in
+            var state = ThrottleWhileStateMachine<Value, Error>()
+            let inbox = Mailbox<ThrottleWhileStateMachine<Value, Error>.Input>(policy: .queueForOwner) { input in
                 switch input {
                 case let .upstream(event):
                     if let event = state.receive(event) { downstream(event) }

@@ -1,9 +1,9 @@
 // MARK: State machine
 
 /// The state of `lazyMap(on:transform:)`: the latest value not yet transformed.
-struct LazyMapState<Value, Error: Swift.Error> {
+struct LazyMapStateMachine<Value, Error: Swift.Error> {
     /// What the driver must do after an input.
-    enum Command {
+    enum Action {
         case none
         /// Ask the scheduler for a callback that transforms the latest value.
         case scheduleTransform
@@ -19,7 +19,7 @@ struct LazyMapState<Value, Error: Swift.Error> {
     private var isScheduled = false
     private(set) var terminal: Signal<Value, Error>.Event?
 
-    mutating func receive(_ event: Signal<Value, Error>.Event) -> Command {
+    mutating func receive(_ event: Signal<Value, Error>.Event) -> Action {
         switch event {
         case let .value(value):
             // A newer value supersedes one still waiting: only the latest is transformed.
@@ -38,7 +38,7 @@ struct LazyMapState<Value, Error: Swift.Error> {
     }
 
     /// The transform callback is due.
-    mutating func transformDue() -> Command {
+    mutating func transformDue() -> Action {
         isScheduled = false
         guard let value = latest else { return .none }
         latest = nil
@@ -62,12 +62,12 @@ extension Signal.Event {
         transform: @escaping @Sendable (Value) -> U
     ) -> EventTransform<Value, Error, U, Error> {
         { downstream, lifetime in
-            var state = LazyMapState<Value, Error>()
+            var state = LazyMapStateMachine<Value, Error>()
             let stage = TimedStage<Value, Error, U, Error>(downstream: downstream, lifetime: lifetime) { stage, input in
-                let command: LazyMapState<Value, Error>.Command
+                let action: LazyMapStateMachine<Value, Error>.Action
                 switch input {
-                case let .upstream(event): command = state.receive(event)
-                case .timer: command = state.transformDue()
+                case let .upstream(event): action = state.receive(event)
+                case .timer: action = state.transformDue()
                 case .hop:
                     if let value = state.hopDue() { stage.emit(.value(transform(value))) }
                     switch state.terminal {
@@ -78,7 +78,7 @@ extension Signal.Event {
                     }
                     return
                 }
-                switch command {
+                switch action {
                 case .none: break
                 case .scheduleTransform: stage.scheduleTimer(on: scheduler, generation: 0)
                 case let .transform(value): stage.emit(.value(transform(value)))
