@@ -56,7 +56,7 @@ public final class CompositeDisposable: Disposable {
     }
 
     /// What `add` returns: removes its member from the composite without disposing of it. One
-    /// object, where a closure in an `AnyDisposable` took two allocations.
+    /// allocation, where a closure in an `AnyDisposable` would take two.
     private final class MemberHandle: Disposable {
         private weak let composite: CompositeDisposable?
         private let key: UInt64
