@@ -1,241 +1,71 @@
-import Synchronization
+// The `flatten` and `flatMap` overloads of `Signal` and `SignalProducer`.
+//
+// Each overload exists once as a stage (`Signal.Event.flattening`, below); the public overloads of
+// both types are one line each, the same line, handing that stage to `flatMapEvent` (O1). Only
+// the declarations are written per type: their result types (`Signal<U, F>` or
+// `SignalProducer<U, F>`) differ, and Swift cannot abstract over the type constructor.
 
-// MARK: - The flattening stage (one implementation for signals and producers)
+// MARK: - The stages, one per kind of overload
 
-/// An input of a flattening: an event of the outer stream, or of inner stream `id`.
-@usableFromInline
-enum FlattenInput<Outer, Value, Error: Swift.Error> {
-    case outer(Signal<Outer, Error>.Event)
-    case inner(FlattenInnerID, Signal<Value, Error>.Event)
-}
-
-/// Runs one flattening: the outer stream and every inner stream send into one `SerialInbox`, so
-/// the state machine sees one input at a time whatever threads send (E5), and no lock is held
-/// while user closures run or events go downstream (O7). Inner streams are started after the
-/// inbox's turn, by the thread that decided to start them (`FlattenPendingStarts`).
-///
-/// Each inner stream runs with its own lifetime, ended when the inner stream ends, is replaced or
-/// loses a race, or when the flattened stream ends (P4).
-@usableFromInline
-final class FlattenRun<Outer, Value, Error: Swift.Error> {
-    @usableFromInline typealias Input = FlattenInput<Outer, Value, Error>
-    @usableFromInline typealias Inner = SignalProducer<Value, Error>
-
-    // `machine` and `running` are touched only by the inbox's handler, one input at a time: the
-    // inbox excludes overlapping access, so the runtime's exclusivity checks are turned off.
-    @exclusivity(unchecked) @usableFromInline var machine: FlattenStateMachine<Inner>
-    /// The lifetimes of the running inner streams, and their handles in the flattened lifetime.
-    @exclusivity(unchecked) @usableFromInline var running = FlattenInnerMap<(disposables: CompositeDisposable, handle: Disposable?)>()
-    @usableFromInline let downstream: EventSink<Value, Error>
-    @usableFromInline let lifetime: Lifetime
-    @usableFromInline let makeInner: (Outer) -> Inner
-    @usableFromInline var inbox: SerialInbox<Input>?
-    @usableFromInline let pendingStarts: FlattenPendingStarts
-
+extension Signal.Event {
+    /// The stage of a flattening whose inner producers fail with this stream's error type (or
+    /// neither can fail).
     @inlinable
-    init(
+    static func flattening<U>(
         _ strategy: FlattenStrategy,
-        _ downstream: @escaping EventSink<Value, Error>,
-        _ lifetime: Lifetime,
-        _ makeInner: @escaping (Outer) -> Inner
-    ) {
-        machine = FlattenStateMachine(strategy.kind)
-        pendingStarts = FlattenPendingStarts()
-        self.downstream = downstream
-        self.lifetime = lifetime
-        self.makeInner = makeInner
+        sameError makeInner: @escaping (Value) -> SignalProducer<U, Error>
+    ) -> EventTransform<Value, Error, U, Error> {
+        flattenStage(strategy, makeInner)
     }
 
-    /// Starts a flattening that sends into `downstream`, and returns the sink for the outer stream.
-    ///
-    /// The inbox holds the run (and so the user's closure) until the flattened stream ends or
-    /// `lifetime` ends; then it is closed and lets everything go.
+    /// The stage of a flattening whose inner streams (signals, producers, properties, …) fail
+    /// with this stream's error type (or neither can fail).
     @inlinable
-    static func start(
+    static func flattening<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        downstream: @escaping EventSink<Value, Error>,
-        lifetime: Lifetime,
-        makeInner: @escaping (Outer) -> Inner
-    ) -> EventSink<Outer, Error> {
-        let run = FlattenRun(strategy, downstream, lifetime, makeInner)
-        let inbox = SerialInbox<Input> { input in run.handle(input) }
-        run.inbox = inbox
-        lifetime.observeEnded { inbox.close() }
-        let pendingStarts = run.pendingStarts
-        return { event in
-            inbox.send(.outer(event))
-            pendingStarts.runAll()
-        }
+        sameError makeInner: @escaping (Value) -> Inner
+    ) -> EventTransform<Value, Error, Inner.Value, Error> where Inner.Error == Error {
+        flattenStage(strategy) { makeInner($0).producer }
     }
 
-    @inlinable func handle(_ input: Input) {
-        switch input {
-        case .outer where !machine.acceptsOuter:
-            // After the flattened stream's end, or after the outer stream's own terminal event (E1).
-            return
-        case let .outer(.value(outer)):
-            perform(machine.outerValue(makeInner(outer)))
-        case .outer(.completed):
-            perform(machine.outerCompleted())
-        case let .outer(.failed(error)):
-            if machine.terminate() { finish(.failed(error)) }
-        case .outer(.interrupted):
-            if machine.terminate() { finish(.interrupted) }
-        case let .inner(id, .value(value)):
-            let actions = machine.innerValue(id)
-            perform(actions, value: value)
-        case let .inner(id, .failed(error)):
-            release(id)
-            if machine.innerFailed(id) { finish(.failed(error)) }
-        case let .inner(id, .completed):
-            release(id)
-            perform(machine.innerCompleted(id))
-        case let .inner(id, .interrupted):
-            release(id)
-            perform(machine.innerInterrupted(id))
-        }
+    /// The stage of a flattening whose inner producers cannot fail: each is typed as failing
+    /// like this stream.
+    @inlinable
+    static func flattening<U>(
+        _ strategy: FlattenStrategy,
+        promotingInner makeInner: @escaping (Value) -> SignalProducer<U, Never>
+    ) -> EventTransform<Value, Error, U, Error> {
+        flattenStage(strategy) { makeInner($0).flattenPromoted() }
     }
 
-    @inlinable func perform(_ actions: FlattenStateMachine<Inner>.Actions, value: Value? = nil) {
-        actions.cancel.forEach { release($0) }
-        if actions.forwardValue, let value { downstream(.value(value)) }
-        if let (id, inner) = actions.start { start(inner, id: id) }
-        if actions.complete { finish(.completed) }
-    }
-
-    /// Gives inner stream `id` its lifetime now, and has it started once this thread has left
-    /// the inbox (see `FlattenPendingStarts`).
-    @inlinable func start(_ inner: Inner, id: FlattenInnerID) {
-        guard let inbox else { return }
-        // A lifetime over a plain composite, itself a member of the flattened lifetime: three
-        // allocations, where a `Lifetime.make()` token wrapped in an `AnyDisposable` took six.
-        let innerDisposables = CompositeDisposable()
-        let innerLifetime = Lifetime(innerDisposables)
-        let handle = lifetime += innerDisposables
-        running.append(id, (innerDisposables, handle))
-        let pendingStarts = self.pendingStarts
-        pendingStarts.add {
-            // The flattened stream may have ended, or replaced this inner stream, meanwhile.
-            guard !innerLifetime.hasEnded else { return }
-            inner.startInstance({ event in
-                inbox.send(.inner(id, event))
-                pendingStarts.runAll()
-            }, innerLifetime)
-        }
-    }
-
-    /// Ends inner stream `id`'s lifetime, disposing of its work, and forgets it.
-    @inlinable func release(_ id: FlattenInnerID) {
-        guard let entry = running.remove(id) else { return }
-        entry.handle?.dispose()
-        entry.disposables.dispose()
-    }
-
-    @inlinable func finish(_ event: Signal<Value, Error>.Event) {
-        downstream(event)
-        // Sending a terminal event ends `lifetime`, which disposes of every inner stream. Close
-        // the inbox in any case, so that the run and the user's closures are let go.
-        inbox?.close()
+    /// The stage of a flattening whose inner streams cannot fail: each is typed as failing like
+    /// this stream.
+    @inlinable
+    static func flattening<Inner: SignalProducerConvertible>(
+        _ strategy: FlattenStrategy,
+        promotingInner makeInner: @escaping (Value) -> Inner
+    ) -> EventTransform<Value, Error, Inner.Value, Error> where Inner.Error == Never {
+        flattenStage(strategy) { makeInner($0).producer.flattenPromoted() }
     }
 }
 
-/// The inner streams a flattening has decided to start, started by the deciding thread once it
-/// has left the inbox: every send into the inbox is followed by `runAll()`.
-///
-/// An inner stream started while the inbox's turn is held would have everything it sends
-/// synchronously queued until its start returns: its values would reach downstream only after
-/// it has finished, and nothing downstream (say `take(first:)`) could stop it, even if it never
-/// ends. Started outside the turn, it delivers each value as it sends it (E7) and stops as soon
-/// as the result is disposed of (P4).
-@usableFromInline
-final class FlattenPendingStarts {
-    @usableFromInline
-    struct State {
-        @usableFromInline var starts = FIFOQueue<() -> Void>()
-        /// Threads inside `runAll`: a nested call leaves its work to the loop below it, so that a
-        /// chain of synchronous inner streams (`.concat`) starts iteratively, never recursively.
-        @usableFromInline var runners: [ThreadID] = []
-
-        @inlinable
-        init() {}
-    }
-
-    // Both guard `State`; `count` lets every send skip the lock when nothing waits.
-    @usableFromInline let state = Locked(State())
-    @usableFromInline let count = Atomic<Int>(0)
-
+extension Signal.Event where Error == Never {
+    /// The stage of a flattening of a stream that cannot fail: it fails like its inner producers.
     @inlinable
-    init() {}
+    static func flattening<U, F>(
+        _ strategy: FlattenStrategy,
+        promotingOuter makeInner: @escaping (Value) -> SignalProducer<U, F>
+    ) -> EventTransform<Value, Never, U, F> {
+        flattenStage(strategy, promotingOuter: flattenNever, makeInner)
+    }
 
-    /// Queues `start`; the caller runs `runAll()` after leaving the inbox.
+    /// The stage of a flattening of a stream that cannot fail: it fails like its inner streams.
     @inlinable
-    func add(_ start: @escaping () -> Void) {
-        state.withLock { $0.starts.append(start) }
-        count.wrappingAdd(1, ordering: .releasing)
-    }
-
-    /// Runs the queued starts in order, unless this thread is already running them further up.
-    @inlinable
-    func runAll() {
-        guard count.load(ordering: .acquiring) > 0 else { return }
-        let thread = ThreadID.current
-        let isNewRunner = state.withLock { state -> Bool in
-            if state.runners.contains(thread) { return false }
-            state.runners.append(thread)
-            return true
-        }
-        guard isNewRunner else { return }
-        while let start = next(on: thread) {
-            start()
-        }
-    }
-
-    @inlinable func next(on thread: ThreadID) -> (() -> Void)? {
-        let start = state.withLock { state -> (() -> Void)? in
-            if let start = state.starts.popFirst() { return start }
-            state.runners.removeAll { $0 == thread }
-            return nil
-        }
-        if start != nil { count.wrappingSubtract(1, ordering: .relaxed) }
-        return start
-    }
-}
-
-/// The flattening stage behind every `flatten` and `flatMap` overload.
-@inlinable
-func flattenStage<Outer, OuterError, Value, Error>(
-    _ strategy: FlattenStrategy,
-    promotingOuter promote: @escaping (OuterError) -> Error,
-    _ makeInner: @escaping (Outer) -> SignalProducer<Value, Error>
-) -> EventTransform<Outer, OuterError, Value, Error> {
-    { downstream, lifetime in
-        let sink = FlattenRun.start(strategy, downstream: downstream, lifetime: lifetime, makeInner: makeInner)
-        return { event in sink(event.mapError(promote)) }
-    }
-}
-
-/// The flattening stage for an outer stream whose error type is the flattened one.
-@inlinable
-func flattenStage<Outer, Value, Error>(
-    _ strategy: FlattenStrategy,
-    _ makeInner: @escaping (Outer) -> SignalProducer<Value, Error>
-) -> EventTransform<Outer, Error, Value, Error> {
-    { downstream, lifetime in
-        FlattenRun.start(strategy, downstream: downstream, lifetime: lifetime, makeInner: makeInner)
-    }
-}
-
-/// Turns an impossible failure into any error type.
-@inlinable
-func flattenNever<E>(_ never: Never) -> E {}
-
-extension SignalProducer where Error == Never {
-    /// This producer, typed as able to fail with `F` (it never does).
-    @inlinable
-    func flattenPromoted<F>(_: F.Type = F.self) -> SignalProducer<Value, F> {
-        .fused({ downstream, lifetime in
-            self.startInstance({ event in downstream(event.mapError(flattenNever)) }, lifetime)
-        })
+    static func flattening<Inner: SignalProducerConvertible>(
+        _ strategy: FlattenStrategy,
+        promotingOuter makeInner: @escaping (Value) -> Inner
+    ) -> EventTransform<Value, Never, Inner.Value, Inner.Error> {
+        flattenStage(strategy, promotingOuter: flattenNever) { makeInner($0).producer }
     }
 }
 
@@ -248,7 +78,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Value.Error {
     /// An interrupted inner stream is treated as completed.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
-        flatMapEvent(flattenStage(strategy) { $0.producer })
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: { $0 }))
     }
 }
 
@@ -258,7 +88,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Never {
     /// A failure of a running inner stream fails the result at once (E2).
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Value.Error> {
-        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever) { $0.producer })
+        flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: { $0 }))
     }
 }
 
@@ -266,7 +96,7 @@ extension Signal where Value: SignalProducerConvertible, Error == Never, Value.E
     /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Never> {
-        flatMapEvent(flattenStage(strategy) { $0.producer })
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: { $0 }))
     }
 }
 
@@ -276,7 +106,7 @@ extension Signal where Value: SignalProducerConvertible, Value.Error == Never {
     /// A failure of this signal fails the result at once (E2).
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
-        flatMapEvent(flattenStage(strategy) { $0.producer.flattenPromoted() })
+        flatMapEvent(Signal.Event.flattening(strategy, promotingInner: { $0 }))
     }
 }
 
@@ -287,7 +117,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Value.
     /// An interrupted inner stream is treated as completed.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
-        flatMapEvent(flattenStage(strategy) { $0.producer })
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: { $0 }))
     }
 }
 
@@ -297,7 +127,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Never 
     /// A failure of a running inner stream fails the result at once (E2).
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Value.Error> {
-        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever) { $0.producer })
+        flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: { $0 }))
     }
 }
 
@@ -305,7 +135,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Never,
     /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Never> {
-        flatMapEvent(flattenStage(strategy) { $0.producer })
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: { $0 }))
     }
 }
 
@@ -315,7 +145,7 @@ extension SignalProducer where Value: SignalProducerConvertible, Value.Error == 
     /// A failure of this producer fails the result at once (E2).
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
-        flatMapEvent(flattenStage(strategy) { $0.producer.flattenPromoted() })
+        flatMapEvent(Signal.Event.flattening(strategy, promotingInner: { $0 }))
     }
 }
 
@@ -332,7 +162,7 @@ extension Signal {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Error>
     ) -> Signal<U, Error> {
-        flatMapEvent(flattenStage(strategy, transform))
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
 
     /// Maps each value to a stream (signal, producer, property, …) and flattens the streams by
@@ -342,7 +172,7 @@ extension Signal {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Error> where Inner.Error == Error {
-        flatMapEvent(flattenStage(strategy) { transform($0).producer })
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
@@ -351,7 +181,7 @@ extension Signal {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> Signal<U, Error> {
-        flatMapEvent(flattenStage(strategy) { transform($0).flattenPromoted() })
+        flatMapEvent(Signal.Event.flattening(strategy, promotingInner: transform))
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
@@ -360,7 +190,7 @@ extension Signal {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Error> where Inner.Error == Never {
-        flatMapEvent(flattenStage(strategy) { transform($0).producer.flattenPromoted() })
+        flatMapEvent(Signal.Event.flattening(strategy, promotingInner: transform))
     }
 }
 
@@ -372,7 +202,7 @@ extension Signal where Error == Never {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, F>
     ) -> Signal<U, F> {
-        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever, transform))
+        flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: transform))
     }
 
     /// Maps each value to a stream and flattens the streams by `strategy`; the result fails when
@@ -382,7 +212,7 @@ extension Signal where Error == Never {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Inner.Error> {
-        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever) { transform($0).producer })
+        flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: transform))
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
@@ -391,7 +221,7 @@ extension Signal where Error == Never {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> Signal<U, Never> {
-        flatMapEvent(flattenStage(strategy, transform))
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
@@ -400,7 +230,7 @@ extension Signal where Error == Never {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Never> where Inner.Error == Never {
-        flatMapEvent(flattenStage(strategy) { transform($0).producer })
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
 }
 
@@ -415,7 +245,7 @@ extension SignalProducer {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Error>
     ) -> SignalProducer<U, Error> {
-        flatMapEvent(flattenStage(strategy, transform))
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
 
     /// Maps each value to a stream (signal, producer, property, …) and flattens the streams by
@@ -425,7 +255,7 @@ extension SignalProducer {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Error> where Inner.Error == Error {
-        flatMapEvent(flattenStage(strategy) { transform($0).producer })
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
@@ -434,7 +264,7 @@ extension SignalProducer {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> SignalProducer<U, Error> {
-        flatMapEvent(flattenStage(strategy) { transform($0).flattenPromoted() })
+        flatMapEvent(Signal.Event.flattening(strategy, promotingInner: transform))
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
@@ -443,7 +273,7 @@ extension SignalProducer {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Error> where Inner.Error == Never {
-        flatMapEvent(flattenStage(strategy) { transform($0).producer.flattenPromoted() })
+        flatMapEvent(Signal.Event.flattening(strategy, promotingInner: transform))
     }
 }
 
@@ -455,7 +285,7 @@ extension SignalProducer where Error == Never {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, F>
     ) -> SignalProducer<U, F> {
-        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever, transform))
+        flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: transform))
     }
 
     /// Maps each value to a stream and flattens the streams by `strategy`; the result fails when
@@ -465,7 +295,7 @@ extension SignalProducer where Error == Never {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Inner.Error> {
-        flatMapEvent(flattenStage(strategy, promotingOuter: flattenNever) { transform($0).producer })
+        flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: transform))
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
@@ -474,7 +304,7 @@ extension SignalProducer where Error == Never {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> SignalProducer<U, Never>
     ) -> SignalProducer<U, Never> {
-        flatMapEvent(flattenStage(strategy, transform))
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
@@ -483,6 +313,6 @@ extension SignalProducer where Error == Never {
         _ strategy: FlattenStrategy,
         _ transform: @escaping (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Never> where Inner.Error == Never {
-        flatMapEvent(flattenStage(strategy) { transform($0).producer })
+        flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
 }
