@@ -44,19 +44,14 @@ struct ObserverList<Value, Error: Swift.Error> {
     @inlinable
     mutating func remove(_ attachment: Attachment) -> Attachment? {
         let target = Unmanaged.passUnretained(attachment).toOpaque()
-        guard let position = attachments.position(where: { $0.toOpaque() == target }) else { return nil }
-        return attachments.remove(at: position).takeRetainedValue()
+        return attachments.remove(where: { $0.toOpaque() == target })?.takeRetainedValue()
     }
 
     /// The observer that `handle` detaches, if it is in the list.
     @inlinable
     func first(detachedBy handle: UInt) -> Attachment? {
-        guard let position = attachments.position(where: { $0._withUnsafeGuaranteedRef { $0.isDetached(by: handle) } })
-        else { return nil }
-        switch position {
-        case .first: return attachments.first.unsafelyUnwrapped.takeUnretainedValue()
-        case let .rest(index): return attachments.rest[index].takeUnretainedValue()
-        }
+        attachments.first(where: { $0._withUnsafeGuaranteedRef { $0.isDetached(by: handle) } })?
+            .takeUnretainedValue()
     }
 
     /// Empties the list and returns its observers, in order, handing over the list's +1 on each.
