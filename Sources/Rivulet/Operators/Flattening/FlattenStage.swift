@@ -8,7 +8,7 @@ enum FlattenInput<Outer, Value, Error: Swift.Error> {
 /// Runs one flattening: the outer stream and every inner stream send into one `SerialInbox`, so
 /// the state machine sees one input at a time whatever threads send (E5), and no lock is held
 /// while user closures run or events go downstream (O7). Inner streams are started after the
-/// inbox's turn, by the thread that decided to start them (`FlattenPendingStarts`).
+/// inbox's turn, by the thread that decided to start them (`FlattenStartTrampoline`).
 ///
 /// Each inner stream runs with its own lifetime, ended when the inner stream ends, is replaced or
 /// loses a race, or when the flattened stream ends (P4).
@@ -27,7 +27,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let makeInner: (Outer) -> Inner
     @usableFromInline var inbox: SerialInbox<Input>?
-    @usableFromInline let pendingStarts: FlattenPendingStarts
+    @usableFromInline let startTrampoline: FlattenStartTrampoline
 
     @inlinable
     init(
@@ -37,7 +37,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         _ makeInner: @escaping (Outer) -> Inner
     ) {
         machine = FlattenStateMachine(strategy.kind)
-        pendingStarts = FlattenPendingStarts()
+        startTrampoline = FlattenStartTrampoline()
         self.downstream = downstream
         self.lifetime = lifetime
         self.makeInner = makeInner
@@ -58,10 +58,10 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         let inbox = SerialInbox<Input> { input in run.handle(input) }
         run.inbox = inbox
         lifetime.observeEnded { inbox.close() }
-        let pendingStarts = run.pendingStarts
+        let startTrampoline = run.startTrampoline
         return { event in
             inbox.send(.outer(event))
-            pendingStarts.runAll()
+            startTrampoline.runAll()
         }
     }
 
@@ -103,7 +103,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     }
 
     /// Gives inner stream `id` its lifetime now, and has it started once this thread has left
-    /// the inbox (see `FlattenPendingStarts`).
+    /// the inbox (see `FlattenStartTrampoline`).
     @inlinable func start(_ inner: Inner, id: FlattenInnerID) {
         guard let inbox else { return }
         // A lifetime over a plain composite, itself a member of the flattened lifetime: three
@@ -112,13 +112,13 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         let innerLifetime = Lifetime(innerDisposables)
         let handle = lifetime += innerDisposables
         running.append(id, (innerDisposables, handle))
-        let pendingStarts = self.pendingStarts
-        pendingStarts.add {
+        let startTrampoline = self.startTrampoline
+        startTrampoline.add {
             // The flattened stream may have ended, or replaced this inner stream, meanwhile.
             guard !innerLifetime.hasEnded else { return }
             inner.startInstance({ event in
                 inbox.send(.inner(id, event))
-                pendingStarts.runAll()
+                startTrampoline.runAll()
             }, innerLifetime)
         }
     }
