@@ -128,12 +128,16 @@ struct DateSchedulerAsyncTests {
                 }
             }
             #expect(await eventually { scheduler.pendingActionCount == 1 }, "round \(round): the sleep was never scheduled")
-            let advance = Task { await scheduler.advance(by: .seconds(1)) }
-            task.cancel()
-            let outcome = await awaitWithDeadline("round \(round): the racing advance and sleep") {
-                await advance.value
-                return await task.value
+            // Two threads released at once: one runs the wake-up, the other cancels the task.
+            // (From this task, a cancel would always win: the async `advance` yields first.)
+            runConcurrently(2) { thread in
+                if thread == 0 {
+                    scheduler.advance(by: .seconds(1))
+                } else {
+                    task.cancel()
+                }
             }
+            let outcome = await awaitWithDeadline("round \(round): the sleep") { await task.value }
             guard let outcome else { break }
             #expect(outcome == .woke(at: at(1)) || outcome == .cancelled, "round \(round): \(outcome)")
             // The wake-up either ran or was cancelled along with the task: nothing is left behind.
