@@ -115,7 +115,7 @@ import Testing
         }
     }
 
-    @Test("Disposal racing a terminal event: the terminal arrives at most once and last, nothing reaches a disposed observer, resources are disposed of exactly once")
+    @Test("Disposal racing a terminal event: the terminal arrives at most once and last, no call begins at an observer after its disposal returned but the one in flight, resources are disposed of exactly once")
     func disposeRacingTerminal() {
         for round in 0..<400 {
             let resources = CountingDisposable()
