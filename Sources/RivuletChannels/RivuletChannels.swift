@@ -1,11 +1,7 @@
-import Rivulet
-
-/// Activation channels (CwlSignal's model) built on Rivulet's core.
-///
-/// Placeholder: the channel types (`Channel`, `ChannelInput`, `ChannelOutput`, `ChannelMulti`, ...)
-/// arrive with their own issue. This namespace exists so that the product and its import are
-/// stable from the start.
-public enum RivuletChannels {
-    /// Whether the channel types are available yet. They are not: see the project's issues.
-    public static let isAvailable = false
-}
+// Activation channels (CwlSignal's model) built on Rivulet's core.
+//
+// The channel types (`Channel`, `ChannelInput`, `ChannelOutput`, `ChannelMulti`, ...) land with the
+// channels issue, together with their tests (a RivuletChannelsTests target) and `ChannelContract`.
+// Until then this module holds no API of its own: it re-exports the core so that the product and its
+// import are stable from the start.
+@_exported import Rivulet

@@ -1,26 +1,42 @@
 /// How a contract check drives its subject. The defaults suit most operators.
 ///
-/// Options describe what a subject legitimately does; they never loosen a check. A subject that
-/// shifts time is checked with a `TestScheduler` the kit drives (pass one through the closure
-/// forms that take a scheduler), and still has to deliver inside the kit's calls.
+/// Three options loosen the check: `handlesFailure` drops E2 and E3, `inputInterruptionEndsOnlyTheInput`
+/// drops E4's rule that the input's interruption interrupts the output (and the O3 check that it does
+/// so at once), and `sharesStarts` drops P2. Each is for operators whose documented purpose is exactly
+/// what that clause forbids, so the clause does not apply to them; set one only for such an operator,
+/// and every other clause is still checked. The other options (`deadline`, `senderThreads`,
+/// `settleTime`) tune how the kit drives the subject and remove no clause. A subject that shifts time
+/// is checked with a `TestScheduler` the kit drives (pass one through the closure forms that take a
+/// scheduler), and still has to deliver inside the kit's calls.
 public struct ContractOptions: Sendable {
     /// How long one scenario may take, in seconds, before the kit reports the subject as blocked
     /// (O6, or O7 when it blocks while the observer disposes of it). Also how long the kit waits for
     /// a failure or interruption that did not arrive at once, to tell late (O3) from never (E2, E4).
     public var deadline: Double
 
-    /// Set for a subject that turns its input's failure into something else by design, such as
-    /// `materialize`, `flatMapError` or `retry`. The kit then does not require a failure to pass
-    /// through (E2, E3); every other check stays.
+    /// Loosens the check: E2 and E3 are not checked (nor listed among the clauses checked), and a
+    /// failure of the input is not owed at the output, at once (O3) or ever.
+    ///
+    /// For a subject that turns its input's failure into something else by design: `materialize`
+    /// makes it a value, `flatMapError` replaces it with another stream, `retry` starts the source
+    /// again. Passing the failure through would defeat their purpose. Interruption, E1, serial and
+    /// non-recursive delivery, disposal and the rest are still checked.
     public var handlesFailure: Bool
 
-    /// Set for a subject whose input is one of several inputs, or an inner stream, that it
-    /// flattens (`merge`, `concat`, `prefix`): by E4's flattening rule, the input's interruption
-    /// ends only that input, so the output need not be interrupted: it goes on with the others.
+    /// Loosens the check: the input's interruption is not required to interrupt the output (E4's
+    /// general rule), at once (O3) or ever; whatever the output does then is accepted. E4 stays
+    /// among the clauses checked for everything else.
+    ///
+    /// For a subject whose input is one of several inputs, or an inner stream, that it flattens
+    /// (`merge`, `concat`, `prefix`): E4's flattening rule says an inner stream's interruption ends
+    /// only that stream, so the output goes on with the others.
     public var inputInterruptionEndsOnlyTheInput: Bool
 
-    /// Set for a producer operator that shares one start of its source among all its starts by
-    /// design (`replayLazily`): P2 (each start is independent) is then not required.
+    /// Loosens the check: P2 (each start is independent) is not checked, nor listed among the
+    /// clauses checked, and the kit's two-starts scenario is skipped.
+    ///
+    /// For a producer operator that shares one start of its source among all its starts by design
+    /// (`replayLazily`): independent starts are what it exists to avoid.
     public var sharesStarts: Bool
 
     /// How many threads send at once in the concurrent scenarios.

@@ -40,9 +40,6 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
         reentrantValue != nil || hasConcurrentStep
     }
 
-    /// The scripts every subject is driven with: values only; values then each terminal; empty;
-    /// an immediate terminal; a terminal racing values; concurrent senders; disposal at every
-    /// point; a re-entrant send; disposal from inside the observer; two observers.
     /// The scripts for an operator of two inputs: values on both, interleaved; each terminal
     /// event on each input; a terminal racing values on the other input; both inputs sent into
     /// from several threads at once; disposal at every point; a re-entrant send; disposal from
@@ -92,6 +89,10 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
         return scenarios
     }
 
+    /// The scripts every one-input subject is driven with: values only; values then each terminal;
+    /// empty; an immediate terminal; a terminal racing values; concurrent senders; disposal at every
+    /// point; a re-entrant send; disposal from inside the observer; two observers; and, when the
+    /// operator's closures are probed, a re-entrant send and a disposal from inside its closure.
     static func all(values: [Input], error: InputError?, senderThreads: Int, probed: Bool) -> [Scenario] {
         let sends = values.map { Step.send(.value($0)) }
         var scenarios = [

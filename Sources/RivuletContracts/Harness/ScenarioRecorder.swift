@@ -1,7 +1,7 @@
 import Rivulet
 
 /// What one scenario saw, recorded from any thread: the trace, the threads, and the clauses
-/// broken at the moment of delivery (E5, E6, E7, O5), which only the delivering thread can tell.
+/// broken at the moment of delivery (E1, E5, E6, E7, O5), which only the delivering thread can tell.
 final class ScenarioRecorder: Sendable {
     typealias Finding = TraceBook.Finding
 

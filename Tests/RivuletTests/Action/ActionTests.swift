@@ -113,7 +113,7 @@ private final class DrivenWork: @unchecked Sendable {
         let action = Action<Int, Int, TestError>(state: multiplier, enabledIf: { $0 > 0 }) { factor, input in
             SignalProducer(value: factor * input)
         }
-        let results = EventRecorder<Int, ActionError<TestError>>()
+        let results = EventRecorder<Int, ActionError<TestError>>(streams: 3)
         action.apply(5).start(results.observer)
         multiplier.value = 3
         action.apply(5).start(results.observer)

@@ -113,15 +113,36 @@ struct DateSchedulerAsyncTests {
     }
 
     @Test func cancellationRacingTheWakeUpResumesExactlyOnce() async {
-        // Either outcome is fine; a double resume would crash, a lost one would hang.
-        for _ in 0..<200 {
+        // Either outcome is fine, but each sleep ends exactly once: a double resume traps in the
+        // checked continuation, and a lost one would hang, so the deadline turns it into a failure.
+        for round in 0..<200 {
             let scheduler = TestScheduler()
-            let task = Task { try await scheduler.sleep(for: .seconds(1)) }
-            _ = await eventually { scheduler.pendingActionCount == 1 }
-            async let advance: Void = scheduler.advance(by: .seconds(1))
-            task.cancel()
-            await advance
-            _ = try? await task.value
+            let task = Task { () -> SleepOutcome in
+                do {
+                    try await scheduler.sleep(for: .seconds(1))
+                    return .woke(at: scheduler.currentDate)
+                } catch is CancellationError {
+                    return .cancelled
+                } catch {
+                    return .failed("\(error)")
+                }
+            }
+            #expect(await eventually { scheduler.pendingActionCount == 1 }, "round \(round): the sleep was never scheduled")
+            // Two threads released at once: one runs the wake-up, the other cancels the task.
+            // (From this task, a cancel would always win: the async `advance` yields first.)
+            runConcurrently(2) { thread in
+                if thread == 0 {
+                    scheduler.advance(by: .seconds(1))
+                } else {
+                    task.cancel()
+                }
+            }
+            let outcome = await awaitWithDeadline("round \(round): the sleep") { await task.value }
+            guard let outcome else { break }
+            #expect(outcome == .woke(at: at(1)) || outcome == .cancelled, "round \(round): \(outcome)")
+            // The wake-up either ran or was cancelled along with the task: nothing is left behind.
+            #expect(scheduler.pendingActionCount == 0, "round \(round)")
+            #expect(scheduler.currentDate == at(1), "round \(round)")
         }
     }
 
@@ -191,4 +212,11 @@ struct DateSchedulerAsyncTests {
         #expect(dates.count == 3)
         #expect(zip(dates, dates.dropFirst()).allSatisfy { $0 < $1 })
     }
+}
+
+/// How a racing `sleep` ended.
+private enum SleepOutcome: Equatable, Sendable {
+    case woke(at: Date)
+    case cancelled
+    case failed(String)
 }

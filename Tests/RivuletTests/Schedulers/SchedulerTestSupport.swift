@@ -30,3 +30,43 @@ func eventually(_ condition: () -> Bool) async -> Bool {
     }
     return condition()
 }
+
+/// Runs `operation` and returns its result, or records an issue and returns `nil` if it has not
+/// finished after `seconds` (then it is left running: it is presumably stuck for good).
+///
+/// The generous deadline only turns a hang (a task that is never resumed) into a failure in bounded
+/// time; it is not a timing assertion. Unlike a task group, which waits for all its children, this
+/// returns even if `operation` never does.
+func awaitWithDeadline<T: Sendable>(
+    seconds: Double = 20,
+    _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ operation: @escaping @Sendable () async -> T
+) async -> T? {
+    let waiter = Locked<CheckedContinuation<T?, Never>?>(nil)
+    let take: @Sendable () -> CheckedContinuation<T?, Never>? = {
+        waiter.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
+        }
+    }
+    var worker: Task<Void, Never>?
+    var timer: Task<Void, Never>?
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+        waiter.withLock { $0 = continuation }
+        worker = Task {
+            let value = await operation()
+            take()?.resume(returning: value)
+        }
+        timer = Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            take()?.resume(returning: nil)
+        }
+    }
+    timer?.cancel()
+    if result == nil {
+        worker?.cancel()
+        Issue.record("Deadline: \(what) did not finish within \(seconds)s (a lost resume?)", sourceLocation: sourceLocation)
+    }
+    return result
+}

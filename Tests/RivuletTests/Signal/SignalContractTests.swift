@@ -91,7 +91,7 @@ import Testing
     func S3_observingATerminatedSignal(terminal: IntSignal.Event) {
         let (signal, input) = IntSignal.pipe()
         input.send(terminal)
-        let recorder = EventRecorder<Int, TestError>()
+        let recorder = EventRecorder<Int, TestError>(streams: 2)
         let disposable = signal.observe(recorder.observer)
         #expect(disposable == nil)
         #expect(recorder.events == [.interrupted])

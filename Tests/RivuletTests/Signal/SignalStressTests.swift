@@ -115,23 +115,66 @@ import Testing
         }
     }
 
-    @Test("Disposal racing a terminal event: resources are disposed of exactly once")
+    @Test("Disposal racing a terminal event: the terminal arrives at most once and last, no call begins at an observer after its disposal returned but the one in flight, resources are disposed of exactly once")
     func disposeRacingTerminal() {
-        for _ in 0..<300 {
-            let disposed = Counter()
-            let (signal, input) = IntSignal.pipe(disposable: AnyDisposable { disposed.increment() })
-            let disposables = (0..<2).map { _ in signal.observeValues { _ in }! }
-            let signalBox = Locked<IntSignal?>(signal)
+        for round in 0..<400 {
+            let resources = CountingDisposable()
+            let observers = (0..<2).map { _ in RacingObserver() }
+            // The test keeps the input and the observations' handles, never the signal: the holder
+            // is its only strong reference, and thread 3 drops it during the race. Once both
+            // observations are disposed of and the signal is unreachable, it is disposed of
+            // silently (S4), which races the terminal event (S5).
+            let (input, handles, holder, captures) = {
+                let (signal, input) = IntSignal.pipe(disposable: resources)
+                var handles: [any Disposable] = []
+                var captures: [WeakBox<Tracked>] = []
+                for observer in observers {
+                    let captured = Tracked()
+                    captures.append(WeakBox(captured))
+                    handles.append(signal.observe { event in
+                        _ = captured
+                        observer.receive(event)
+                    }!)
+                }
+                return (input, handles, Locked<IntSignal?>(signal), captures)
+            }()
+            resources.onDispose = { observers.allSatisfy { !$0.isInsideTerminal } }
             runConcurrently(4) { thread in
                 switch thread {
-                case 0: input.sendInterrupted()
-                case 1: disposables[0].dispose()
-                case 2: disposables[1].dispose()
-                default: signalBox.withLock { $0 = nil }
+                case 0:
+                    for value in 0..<4 { input.send(value: value) }
+                    switch round % 3 {
+                    case 0: input.sendCompleted()
+                    case 1: input.send(error: TestError(round))
+                    default: input.sendInterrupted()
+                    }
+                    input.send(value: 100)
+                case 1, 2:
+                    handles[thread - 1].dispose()
+                    observers[thread - 1].disposalReturned()
+                default:
+                    let last = holder.withLock { signal -> IntSignal? in
+                        defer { signal = nil }
+                        return signal
+                    }
+                    _ = last
                 }
             }
-            _ = signal
-            #expect(disposed.value == 1)
+            #expect(resources.disposeCount == 1, "round \(round): resources disposed of \(resources.disposeCount) times")
+            #expect(resources.disposedDuringATerminalDelivery == false, "round \(round): resources disposed of while an observer received the terminal event (S5)")
+            for (index, observer) in observers.enumerated() {
+                let events = observer.events
+                #expect(events.filter(\.isTerminating).count <= 1, "round \(round), observer \(index): \(events)")
+                #expect(events.dropLast().allSatisfy { !$0.isTerminating }, "round \(round), observer \(index): \(events)")
+                #expect(events.compactMap(\.value) == Array(0..<events.compactMap(\.value).count),
+                        "round \(round), observer \(index): \(events)")
+                // The detached check happens just before an observer is called, so one event that
+                // had passed it may still arrive after `dispose()` returned; never a second.
+                #expect(observer.callsStartedAfterDisposal <= 1, "round \(round), observer \(index): \(observer.callsStartedAfterDisposal) calls after disposal returned")
+            }
+            for capture in captures {
+                #expect(capture.object == nil, "round \(round): an observer's closure outlived the race")
+            }
         }
     }
 
@@ -168,5 +211,69 @@ import Testing
             }
         }
         #expect(box.object == nil)
+    }
+}
+
+/// Counts every call to `dispose()`, unlike `AnyDisposable`, which runs its action only once and so
+/// would hide a second disposal.
+private final class CountingDisposable: Disposable, @unchecked Sendable {
+    // @unchecked Sendable: `state` is a `Locked`, the only mutable storage.
+    private struct State {
+        var count = 0
+        var onDispose: (@Sendable () -> Bool)?
+        var disposedDuringATerminalDelivery = false
+    }
+    private let state = Locked(State())
+
+    var disposeCount: Int { state.withLock { $0.count } }
+    var isDisposed: Bool { disposeCount > 0 }
+    var disposedDuringATerminalDelivery: Bool { state.withLock { $0.disposedDuringATerminalDelivery } }
+    /// Checked at each disposal; returns whether the moment is allowed.
+    var onDispose: (@Sendable () -> Bool)? {
+        get { state.withLock { $0.onDispose } }
+        set { state.withLock { $0.onDispose = newValue } }
+    }
+
+    func dispose() {
+        let check = state.withLock { state -> (@Sendable () -> Bool)? in
+            state.count += 1
+            return state.onDispose
+        }
+        if let check, !check() {
+            state.withLock { $0.disposedDuringATerminalDelivery = true }
+        }
+    }
+}
+
+/// An observer in `disposeRacingTerminal`: records its events, whether it is inside a terminal
+/// event, and how many calls began after its disposal returned.
+private final class RacingObserver: Sendable {
+    private struct State {
+        var events: [Signal<Int, TestError>.Event] = []
+        var disposed = false
+        var callsStartedAfterDisposal = 0
+        var insideTerminal = false
+    }
+    private let state = Locked(State())
+
+    var events: [Signal<Int, TestError>.Event] { state.withLock { $0.events } }
+    var callsStartedAfterDisposal: Int { state.withLock { $0.callsStartedAfterDisposal } }
+    var isInsideTerminal: Bool { state.withLock { $0.insideTerminal } }
+
+    func receive(_ event: Signal<Int, TestError>.Event) {
+        state.withLock { state in
+            if state.disposed { state.callsStartedAfterDisposal += 1 }
+            state.insideTerminal = event.isTerminating
+        }
+        // Widen the window in which the resources could be disposed of too early.
+        for _ in 0..<20 { _ = ThreadID.current }
+        state.withLock { state in
+            state.events.append(event)
+            state.insideTerminal = false
+        }
+    }
+
+    func disposalReturned() {
+        state.withLock { $0.disposed = true }
     }
 }

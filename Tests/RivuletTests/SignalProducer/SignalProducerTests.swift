@@ -176,7 +176,7 @@ import Testing
             observer.sendCompleted()
         }
         let lifted = producer.lift { $0.map { $0 * 100 } }
-        let recorder = EventRecorder<Int, Never>()
+        let recorder = EventRecorder<Int, Never>(streams: 2)
         lifted.start(recorder.observer)
         lifted.start(recorder.observer)
         #expect(recorder.events == [.value(100), .completed, .value(200), .completed])

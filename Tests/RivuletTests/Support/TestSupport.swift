@@ -3,14 +3,30 @@ import Foundation
 import Testing
 @testable import Rivulet
 
-/// Records every event it receives, from any thread, and checks the grammar of E1 as it goes.
+/// Records every event it receives, from any thread, and checks the grammar of E1 as it goes: an
+/// event that arrives after a terminal event is recorded (so that tests comparing events see it)
+/// and is reported as an issue at once, attributed to where the recorder was made.
+///
+/// A test that deliberately feeds one recorder from several streams (several starts of a
+/// producer, several signals) says how many with `streams:`; then only an event after that many
+/// terminal events is reported.
 final class EventRecorder<Value, Error: Swift.Error>: @unchecked Sendable {
     // @unchecked Sendable: `state` is a `Locked`, the only mutable storage.
     private struct State {
         var events: [Signal<Value, Error>.Event] = []
         var threads: [ThreadID] = []
+        /// How many terminal events were recorded, and the last of them.
+        var terminals = 0
+        var lastTerminal: Signal<Value, Error>.Event?
     }
     private let state = Locked(State())
+    private let streams: Int
+    private let sourceLocation: SourceLocation
+
+    init(streams: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) {
+        self.streams = streams
+        self.sourceLocation = sourceLocation
+    }
 
     var events: [Signal<Value, Error>.Event] { state.withLock { $0.events } }
     var values: [Value] { events.compactMap(\.value) }
@@ -23,9 +39,18 @@ final class EventRecorder<Value, Error: Swift.Error>: @unchecked Sendable {
 
     func record(_ event: Signal<Value, Error>.Event) {
         let thread = ThreadID.current
-        state.withLock {
-            $0.events.append(event)
-            $0.threads.append(thread)
+        let terminal = state.withLock { [streams] state -> Signal<Value, Error>.Event? in
+            let ended = state.terminals >= streams ? state.lastTerminal : nil
+            if event.isTerminating {
+                state.terminals += 1
+                state.lastTerminal = event
+            }
+            state.events.append(event)
+            state.threads.append(thread)
+            return ended
+        }
+        if let terminal {
+            Issue.record("E1: \(event) arrived after the terminal event \(terminal)", sourceLocation: sourceLocation)
         }
     }
 }

@@ -45,7 +45,7 @@ import Testing
 
     @Test func skipFirstCountsPerStart_P2() {
         let producer = SignalProducer<Int, Never>(values: [1, 2, 3]).skip(first: 2)
-        let recorder = EventRecorder<Int, Never>()
+        let recorder = EventRecorder<Int, Never>(streams: 2)
         producer.start(recorder.observer)
         producer.start(recorder.observer)
         #expect(recorder.events == [.value(3), .completed, .value(3), .completed])

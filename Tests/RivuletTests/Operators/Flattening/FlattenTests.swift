@@ -492,22 +492,96 @@ import Testing
 // MARK: - Overloads: error types, convertibles, flatMap
 
 @Suite struct FlattenOverloadTests {
+    /// Each error-type overload of `flatten`, run: the typed result carries the failure of the side
+    /// that can fail, at once (E2), with the values before it and nothing after it (E1).
     @Test func errorTypeOverloadsOfFlatten() {
-        let neverOuter = Signal<SignalProducer<Int, TestError>, Never>.never
-        let a: Signal<Int, TestError> = neverOuter.flatten(.merge)
-        let neverInner = Signal<SignalProducer<Int, Never>, TestError>.never
-        let b: Signal<Int, TestError> = neverInner.flatten(.merge)
-        let neither = Signal<SignalProducer<Int, Never>, Never>.never
-        let c: Signal<Int, Never> = neither.flatten(.merge)
-        let same = Signal<Signal<Int, TestError>, TestError>.never
-        let d: Signal<Int, TestError> = same.flatten(.merge)
-        _ = (a, b, c, d)
+        // Outer never fails, inners can: an inner's failure ends the result.
+        do {
+            let (outer, input) = Signal<SignalProducer<Int, TestError>, Never>.pipe()
+            let recorder = EventRecorder<Int, TestError>()
+            let flattened: Signal<Int, TestError> = outer.flatten(.merge)
+            flattened.observe(recorder.observer)
+            input.send(value: SignalProducer([1, 2]))
+            input.send(value: SignalProducer(error: TestError(1)))
+            input.send(value: SignalProducer(value: 9))
+            #expect(recorder.events == [.value(1), .value(2), .failed(TestError(1))])
+        }
+        // Outer can fail, inners never do: the outer's failure ends the result.
+        do {
+            let (outer, input) = Signal<SignalProducer<Int, Never>, TestError>.pipe()
+            let (inner, innerInput) = Signal<Int, Never>.pipe()
+            let recorder = EventRecorder<Int, TestError>()
+            let flattened: Signal<Int, TestError> = outer.flatten(.merge)
+            flattened.observe(recorder.observer)
+            input.send(value: SignalProducer(inner))
+            innerInput.send(value: 1)
+            input.send(value: SignalProducer([2, 3]))
+            input.send(error: TestError(2))
+            innerInput.send(value: 9)
+            #expect(recorder.events == [.value(1), .value(2), .value(3), .failed(TestError(2))])
+        }
+        // Neither can fail: values, then completion once the outer and every inner completed.
+        do {
+            let (outer, input) = Signal<SignalProducer<Int, Never>, Never>.pipe()
+            let (inner, innerInput) = Signal<Int, Never>.pipe()
+            let recorder = EventRecorder<Int, Never>()
+            let flattened: Signal<Int, Never> = outer.flatten(.merge)
+            flattened.observe(recorder.observer)
+            input.send(value: SignalProducer(inner))
+            input.send(value: SignalProducer([1, 2]))
+            input.sendCompleted()
+            innerInput.send(value: 3)
+            #expect(recorder.events == [.value(1), .value(2), .value(3)])
+            innerInput.sendCompleted()
+            #expect(recorder.events == [.value(1), .value(2), .value(3), .completed])
+        }
+        // Same error type on both sides, inner signals: either side's failure ends the result.
+        do {
+            let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
+            let (inner, innerInput) = Signal<Int, TestError>.pipe()
+            let recorder = EventRecorder<Int, TestError>()
+            let flattened: Signal<Int, TestError> = outer.flatten(.merge)
+            flattened.observe(recorder.observer)
+            input.send(value: inner)
+            innerInput.send(value: 1)
+            innerInput.send(error: TestError(3))
+            input.send(error: TestError(4))
+            #expect(recorder.events == [.value(1), .failed(TestError(3))])
+        }
 
-        let p1: SignalProducer<Int, TestError> = SignalProducer<SignalProducer<Int, TestError>, Never>.never.flatten(.concat)
-        let p2: SignalProducer<Int, TestError> = SignalProducer<SignalProducer<Int, Never>, TestError>.never.flatten(.concat)
-        let p3: SignalProducer<Int, Never> = SignalProducer<SignalProducer<Int, Never>, Never>.never.flatten(.concat)
-        let p4: SignalProducer<Int, TestError> = SignalProducer<Signal<Int, TestError>, TestError>.never.flatten(.concat)
-        _ = (p1, p2, p3, p4)
+        // The producer overloads, with `.concat`.
+        let p1 = EventRecorder<Int, TestError>()
+        let outerNever: SignalProducer<Int, TestError> = SignalProducer<SignalProducer<Int, TestError>, Never>(
+            [SignalProducer([1, 2]), SignalProducer(error: TestError(5)), SignalProducer(value: 9)]
+        ).flatten(.concat)
+        outerNever.start(p1.observer)
+        #expect(p1.events == [.value(1), .value(2), .failed(TestError(5))])
+
+        let p2 = EventRecorder<Int, TestError>()
+        let innerNever: SignalProducer<Int, TestError> = SignalProducer<SignalProducer<Int, Never>, TestError> { observer, _ in
+            observer.send(value: SignalProducer([1, 2]))
+            observer.send(error: TestError(6))
+            observer.send(value: SignalProducer(value: 9))
+        }.flatten(.concat)
+        innerNever.start(p2.observer)
+        #expect(p2.events == [.value(1), .value(2), .failed(TestError(6))])
+
+        let p3 = EventRecorder<Int, Never>()
+        let neither: SignalProducer<Int, Never> = SignalProducer<SignalProducer<Int, Never>, Never>(
+            [SignalProducer([1, 2]), SignalProducer(value: 3)]
+        ).flatten(.concat)
+        neither.start(p3.observer)
+        #expect(p3.events == [.value(1), .value(2), .value(3), .completed])
+
+        let p4 = EventRecorder<Int, TestError>()
+        let (inner, innerInput) = Signal<Int, TestError>.pipe()
+        let same: SignalProducer<Int, TestError> = SignalProducer<Signal<Int, TestError>, TestError>(value: inner)
+            .flatten(.concat)
+        same.start(p4.observer)
+        innerInput.send(value: 4)
+        innerInput.send(error: TestError(7))
+        innerInput.send(value: 9)
+        #expect(p4.events == [.value(4), .failed(TestError(7))])
     }
 
     @Test func outerNeverInnerFailurePropagates() {

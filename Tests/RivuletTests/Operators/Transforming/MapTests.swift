@@ -66,7 +66,7 @@ import Testing
         let producer = SignalProducer<Int, Never>(value: 1).map { "\($0)!" }
         let (signal, input) = Signal<Int, Never>.pipe()
         let mapped = signal.map { "\($0)?" }
-        let recorder = EventRecorder<String, Never>()
+        let recorder = EventRecorder<String, Never>(streams: 2)
         producer.start(recorder.observer)
         mapped.observe(recorder.observer)
         input.send(value: 2)
