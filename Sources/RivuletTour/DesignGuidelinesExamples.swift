@@ -49,7 +49,7 @@ func guidelinesE4() {
     let disposable = SignalProducer<Int, Never>(value: 1)
         .delay(5, on: clock)
         .start { event in print("received \(event)") }
-    disposable.dispose()           // received INTERRUPTED, and the delayed value is cancelled
+    disposable.dispose()           // the delayed value is cancelled; prints: received INTERRUPTED
     clock.advance(by: .seconds(5)) // nothing
 }
 
@@ -69,7 +69,7 @@ func guidelinesE5() {
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
         for _ in 0..<1_000 { input.send(value: 1) }
     }
-    print("total \(total)") // total 8000
+    print("total \(total)") // prints: total 8000
 }
 
 func guidelinesE6() {
@@ -93,7 +93,7 @@ func guidelinesE7() {
     let clock = TestScheduler()
     signal.observe(on: clock).observeValues { print("scheduled observer got \($0)") }
     input.send(value: "later") // the first observer runs now; the scheduled one waits
-    clock.advance()            // scheduled observer got later
+    clock.advance()            // prints: scheduled observer got later
 }
 
 // MARK: Signal contract
@@ -112,8 +112,8 @@ func guidelinesS2() {
     let first = signal.observeValues { print("first got \($0)") }
     first?.dispose() // stops this observer only; the signal's work goes on
     signal.observeValues { print("second got \($0)") }
-    input.send(value: 1)  // second got 1; the resources are still in use
-    input.sendCompleted() // resources disposed: only the end of the stream stops the work
+    input.send(value: 1)  // the resources are still in use; prints: second got 1
+    input.sendCompleted() // only the end of the stream stops the work; prints: resources disposed
 }
 
 func guidelinesS3() {
@@ -123,7 +123,7 @@ func guidelinesS3() {
     signal.observeValues { print("late observer got \($0)") } // sees only what follows
     input.send(value: 2)
     input.sendCompleted()
-    signal.observe { print("after the end: \($0)") } // after the end: INTERRUPTED
+    signal.observe { print("after the end: \($0)") } // prints: after the end: INTERRUPTED
 }
 
 func guidelinesS4() {
@@ -197,13 +197,13 @@ func guidelinesP4() {
 func guidelinesR1() {
     let temperature = MutableProperty(20)
     temperature.value = 21
-    print("read back at once: \(temperature.value)") // 21
+    print("read back at once: \(temperature.value)") // prints: read back at once: 21
 }
 
 func guidelinesR2() {
     let temperature = MutableProperty(20)
     temperature.signal.observeValues { print("emitted \($0)") }
-    temperature.value = 22  // emitted 22, before the assignment returns
+    temperature.value = 22  // before the assignment returns; prints: emitted 22
     print("assignment returned")
 }
 
@@ -220,7 +220,7 @@ func guidelinesR4() {
     let doubled = source!.map { $0 * 2 }
     doubled.producer.startWithCompleted { print("doubled completed") }
     source = nil // the composed property did not keep its source alive
-    print("doubled still reads \(doubled.value)") // 2
+    print("doubled still reads \(doubled.value)") // prints: doubled still reads 2
 }
 
 // MARK: Writing operators
@@ -267,8 +267,8 @@ func guidelinesO5() {
     let clock = TestScheduler()
     let (signal, input) = Signal<String, Never>.pipe()
     signal.echoed(after: 1, on: clock).observeValues { print("got \($0)") }
-    input.send(value: "hi")           // got hi
-    clock.advance(by: .seconds(1))    // got hi
+    input.send(value: "hi")           // prints: got hi
+    clock.advance(by: .seconds(1))    // prints: got hi
 }
 
 func guidelinesO6() {
@@ -278,7 +278,7 @@ func guidelinesO6() {
     questions.withLatest(from: answers).observeValues { print("\($0) -> \($1)") }
     ask.send(value: "too early") // dropped: no answer yet, and nobody waits
     answer.send(value: 42)
-    ask.send(value: "meaning")   // meaning -> 42
+    ask.send(value: "meaning")   // prints: meaning -> 42
 }
 
 extension Signal where Value == Int, Error == Never {

@@ -8,5 +8,5 @@ func migratingReentrantSend() {
         if value == 1 { input.send(value: 2) } // deadlocks in ReactiveSwift; queued in Rivulet
     }
     input.send(value: 1)
-    print(seen) // [1, 2]
+    print(seen) // prints: [1, 2]
 }

@@ -4,11 +4,11 @@ struct AgeError: Swift.Error {}
 
 func propertiesReadingWriting() {
     let volume = MutableProperty(3)
-    volume.producer.startWithValues { print("volume \($0)") } // the current value first: volume 3
-    volume.value = 7                                          // volume 7
-    let previous = volume.swap(9)                             // volume 9; previous is 7
-    volume.modify { $0 += 1 }                                 // volume 10, read and written atomically
-    print("was \(previous), now \(volume.value)")
+    volume.producer.startWithValues { print("volume \($0)") } // the current value first; prints: volume 3
+    volume.value = 7                                          // prints: volume 7
+    let previous = volume.swap(9)                             // previous is 7; prints: volume 9
+    volume.modify { $0 += 1 }                                 // read and written atomically; prints: volume 10
+    print("was \(previous), now \(volume.value)")             // prints: was 7, now 10
 }
 
 func propertiesReentrantWrite() {
@@ -27,9 +27,9 @@ func propertiesComposing() {
     let firstName = MutableProperty("Ada")
     let lastName = MutableProperty("Lovelace")
     let fullName = firstName.combineLatest(with: lastName).map { "\($0) \($1)" }
-    print(fullName.value) // Ada Lovelace
+    print(fullName.value) // prints: Ada Lovelace
     lastName.value = "Byron"
-    print(fullName.value) // Ada Byron
+    print(fullName.value) // prints: Ada Byron
 }
 
 func propertiesValidating() {
@@ -41,9 +41,9 @@ func propertiesValidating() {
         }
     }
     age.value = 200
-    print(age.value, age.result.value.isInvalid) // 150 false (coerced)
+    print(age.value, age.result.value.isInvalid) // coerced; prints: 150 false
     age.value = -1
-    print(age.value, age.result.value.isInvalid) // 150 true (rejected, value unchanged)
+    print(age.value, age.result.value.isInvalid) // rejected, value unchanged; prints: 150 true
 }
 
 func propertiesBinding() {
@@ -51,7 +51,7 @@ func propertiesBinding() {
     let label = MutableProperty("")
     label <~ slider.map { "\(Int($0 * 100)) %" }
     slider.value = 0.5
-    print(label.value) // 50 %
+    print(label.value) // prints: 50 %
 }
 
 func propertiesTransaction() {
@@ -61,11 +61,11 @@ func propertiesTransaction() {
     let invoice = net.combineLatest(with: tax)
     invoice.signal.observeValues { net, tax in print("net \(net), tax \(tax)") }
 
-    price.value = 20 // without a transaction: "net 2000, tax 200" (a glitch), then "net 2000, tax 400"
+    price.value = 20 // without a transaction: a glitch (the new net with the old tax), then the right pair
     PropertyTransaction.perform {
         price.value = 30
         price.value = 40
-    } // once: "net 4000, tax 800"
+    } // once, with the final pair
 }
 
 func propertiesAction() {
@@ -74,7 +74,7 @@ func propertiesAction() {
         SignalProducer(value: message.count) // the work: here, the length of the message
     }
     send.values.observeValues { print("sent \($0) characters") }
-    send.apply("hello").start()              // sent 5 characters
+    send.apply("hello").start()              // prints: sent 5 characters
     isOnline.value = false
-    send.apply("again").startWithFailed { print("refused: \($0)") } // refused: disabled
+    send.apply("again").startWithFailed { print("refused: \($0)") } // prints: refused: disabled
 }

@@ -26,13 +26,13 @@ func readmeVirtualTime() {
     let scheduler = TestScheduler()
     scheduler.schedule(after: .seconds(5)) { print("five seconds later") }
     scheduler.advance(by: .seconds(4)) // nothing yet
-    scheduler.advance(by: .seconds(1)) // prints
+    scheduler.advance(by: .seconds(1)) // prints: five seconds later
 }
 
 func readmeProducers() {
     let words = SignalProducer<String, Never>(values: ["hot", "cold", "warm"])
     let loud = words.filter { $0.count > 3 }.map { $0.uppercased() }
-    loud.startWithValues { print($0) } // COLD, then WARM
+    loud.startWithValues { print($0) }
     loud.startWithValues { print("again: \($0)") } // a second, independent start
 }
 
@@ -49,7 +49,7 @@ func readmeCombiningInVirtualTime() {
     connectivity.send(value: true)
     typed.send(value: "riv")
     typed.send(value: "rivulet")    // replaces "riv" before the pause ends
-    clock.advance(by: .milliseconds(300)) // prints "search for rivulet"
+    clock.advance(by: .milliseconds(300)) // prints: search for rivulet
 }
 
 func readmeProperties() {
@@ -58,5 +58,5 @@ func readmeProperties() {
     let display = MutableProperty("")
     display <~ fahrenheit.map { "\($0) °F" }
     celsius.value = 25
-    print(display.value) // 77.0 °F
+    print(display.value) // prints: 77.0 °F
 }
