@@ -86,13 +86,9 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                 turn.event = nil
                 if storage.releaseTurnIfUncontended(thread) { return }
             case .terminate:
-                let observers = turn.observers.unsafelyUnwrapped
-                let event = turn.event.unsafelyUnwrapped
-                var index = observers.startIndex
-                while index < observers.endIndex {
-                    observers[index].deliver(event)
-                    index += 1
-                }
+                // Borrowed, not copied into a local: a local copy would keep the observers alive
+                // until the end of this case, after the resources are disposed of.
+                Self.deliver(turn.event.unsafelyUnwrapped, to: turn.observers.unsafelyUnwrapped)
                 // S5: release the observers after the terminal event, then dispose of resources.
                 turn.event = nil
                 turn.observers = nil
@@ -104,6 +100,16 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                 preconditionFailure("Rivulet: a thread already holding the delivery turn was told to wait")
             }
             action = storage.withTurnLock { $0.nextStep(on: thread, owner: &$1, turn: &turn) }
+        }
+    }
+
+    /// Delivers a terminal event to the observers taken out of the state.
+    @inlinable
+    static func deliver(_ event: Event, to observers: State.Observers) {
+        var index = observers.startIndex
+        while index < observers.endIndex {
+            observers[index].deliver(event)
+            index += 1
         }
     }
 

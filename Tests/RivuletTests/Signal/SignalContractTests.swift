@@ -197,6 +197,23 @@ import Testing
         #expect(order.withLock { $0 } == ["completed", "disposable"])
     }
 
+    @Test("S5 the observers are released before the resources are disposed of")
+    func S5_observersAreReleasedBeforeTheResources() {
+        final class ReleaseLogger: Sendable {
+            let log: @Sendable () -> Void
+            init(_ log: @escaping @Sendable () -> Void) { self.log = log }
+            deinit { log() }
+        }
+        let order = Locked([String]())
+        let (s, input) = IntSignal.pipe(disposable: AnyDisposable { order.withLock { $0.append("disposable") } })
+        do {
+            let logger = ReleaseLogger { order.withLock { $0.append("observer released") } }
+            s.observeCompleted { withExtendedLifetime(logger) { order.withLock { $0.append("completed") } } }
+        }
+        input.sendCompleted()
+        #expect(order.withLock { $0 } == ["completed", "observer released", "disposable"])
+    }
+
     @Test("S5 disposing of an observer releases it and what it captures")
     func S5_disposalReleasesTheObserver() {
         let (signal, input) = IntSignal.pipe()
