@@ -32,7 +32,7 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     /// storage is broken when the observer is detached or the signal terminates.
     @usableFromInline let handle: Atomic<UInt>
 
-    /// The handle of an observer that only the signal's end removes (producer starts, inboxes).
+    /// The handle of an observer that only the signal's end removes (producer starts).
     @inlinable
     static var internalHandle: UInt { 2 }
 

@@ -160,7 +160,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// Attaches an observer that stays until the signal ends: no handle, no allocation for one
-    /// (a producer's start, an inbox). Runs `action` with `interrupted` if the signal has terminated.
+    /// (a producer's start). Runs `action` with `interrupted` if the signal has terminated.
     @inlinable
     func observeUntilEnd(_ observer: Signal<Value, Error>.Observer) {
         let action = observer.inputOf == nil ? observer.action : observer.sink

@@ -34,7 +34,7 @@ extension SignalProducer where Value == Date, Error == Never {
         interval.checkTickInterval(for: "timer(interval:on:leeway:)")
         precondition((leeway.nanosecondCount ?? .max) >= 0, "Rivulet: timer(interval:on:leeway:) needs a non-negative leeway, got \(leeway)")
         return .fused({ downstream, lifetime in
-            let inbox = SerialInbox<Void> { _ in downstream(.value(scheduler.currentDate)) }
+            let inbox = Mailbox<Void> { _ in downstream(.value(scheduler.currentDate)) }
             lifetime.observeEnded { inbox.close() }
             lifetime += scheduler.schedule(
                 after: scheduler.currentDate + interval,
@@ -66,7 +66,7 @@ extension SignalProducer where Error == Never {
             let timer = SerialDisposable()
             lifetime += timer
             var iterator: S.Iterator? = values.makeIterator()
-            let inbox = SerialInbox<Void> { _ in
+            let inbox = Mailbox<Void> { _ in
                 guard iterator != nil else { return }
                 if let value = iterator?.next() {
                     downstream(.value(value))

@@ -199,7 +199,3 @@ struct MailboxHandlerState<Input>: MailboxGuardedState {
         return leftovers
     }
 }
-
-/// The name the stages used before the mailbox replaced it; removed once every stage says `Mailbox`.
-@usableFromInline
-typealias SerialInbox<Input> = Mailbox<Input>

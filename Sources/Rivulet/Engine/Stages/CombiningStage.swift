@@ -51,30 +51,30 @@ protocol CombiningStateMachine<Element> {
 /// The stage shared by every combining operator (combineLatest, zip, sample, withLatest, and
 /// those built on them), for signals and producers alike (O1).
 ///
-/// Each source sends its events to `sink(for:)`. A `SerialInbox` hands them to the state
+/// Each source sends its events to `sink(for:)`. A `Mailbox` hands them to the state
 /// machine one at a time, whatever threads the sources send on (E5, E7), and queues inputs that
 /// arrive while one is being handled (E6), so neither the machine nor the downstream needs a
 /// lock and no lock is held while the downstream runs (O7). After the first terminal event
-/// nothing more is sent (E1) and the stage, with the downstream, is released once its inbox has
+/// nothing more is sent (E1) and the stage, with the downstream, is released once its mailbox has
 /// closed.
 @usableFromInline
 final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.Error> {
     @usableFromInline typealias Input = (index: Int, event: Signal<Machine.Element, Error>.Event)
 
-    // Touched only by the inbox's handler, which runs one input at a time: the inbox excludes
+    // Touched only by the mailbox's handler, which runs one input at a time: the mailbox excludes
     // overlapping access, so the runtime's exclusivity checks (a quarter of a combineLatest
     // send's time in a profile) are turned off for them.
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     /// Set by the first terminal event: nothing is sent afterwards (E1), not even combinations of
     /// inputs already queued.
     @exclusivity(unchecked) @usableFromInline var hasFinished = false
-    /// A `let`, so that calling it retains nothing; it is let go with the stage, when the inbox
+    /// A `let`, so that calling it retains nothing; it is let go with the stage, when the mailbox
     /// closes after the first terminal event.
     @usableFromInline let downstream: EventSink<Output, Error>
     @usableFromInline let combine: (_ element: (Int) -> Machine.Element) -> Output
-    // Set once in `init`. The inbox's handler holds this stage strongly; closing the inbox (on the
+    // Set once in `init`. The mailbox's handler holds this stage strongly; closing the mailbox (on the
     // first terminal event, or when `lifetime` ends) releases the handler and so the stage.
-    @usableFromInline var inbox: SerialInbox<Input>!
+    @usableFromInline var inbox: Mailbox<Input>!
 
     /// A stage for `sourceCount` sources that sends each combination, built by `combine` from
     /// the elements the machine announces, to `downstream`, and stops when `lifetime` ends.
@@ -88,7 +88,7 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
         machine = Machine(sourceCount: sourceCount)
         self.downstream = downstream
         self.combine = combine
-        inbox = SerialInbox { input in self.handle(input) }
+        inbox = Mailbox { input in self.handle(input) }
         let inbox = self.inbox!
         lifetime.observeEnded { inbox.close() }
     }

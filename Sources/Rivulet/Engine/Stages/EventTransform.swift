@@ -1,7 +1,7 @@
 /// Where an operator stage sends the events it produces.
 ///
 /// Calls into a sink are serial: every source of events in Rivulet (a signal's delivery turn, a
-/// producer's start, an operator's inbox) delivers one event at a time, so a stage may keep plain
+/// producer's start, an operator's mailbox) delivers one event at a time, so a stage may keep plain
 /// mutable state in its closure without a lock.
 @usableFromInline
 typealias EventSink<Value, Error: Swift.Error> = (Signal<Value, Error>.Event) -> Void

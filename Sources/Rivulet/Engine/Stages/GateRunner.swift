@@ -34,16 +34,16 @@ protocol GateStateMachine {
     mutating func receive(_ input: Input) -> GateAction<Value, Error>
 }
 
-/// The plumbing shared by the multi-source gating operators: a serial inbox in front of a state
+/// The plumbing shared by the multi-source gating operators: a mailbox in front of a state
 /// machine, and the lifetimes its sources run in.
 ///
-/// Sources send their events into `send`; the inbox serializes them (E5), queues re-entrant ones
+/// Sources send their events into `send`; the mailbox serializes them (E5), queues re-entrant ones
 /// (E6) and runs the machine on the sending thread with no lock held (E7, O7). When the machine
 /// sends a terminal event, or the stream's lifetime ends, `sources` ends: every source observed or
-/// started in it stops, and the inbox is closed, which releases the machine and its closures.
+/// started in it stops, and the mailbox is closed, which releases the machine and its closures.
 @usableFromInline
 struct GateRunner<Input>: Sendable {
-    @usableFromInline let inbox: SerialInbox<Input>
+    @usableFromInline let inbox: Mailbox<Input>
     /// Ends when the gate has terminated or the stream's lifetime has ended.
     @usableFromInline let sources: Lifetime
     /// Ends with `sources`, or earlier when the machine stops the primary source.
@@ -63,7 +63,7 @@ struct GateRunner<Input>: Sendable {
         let sourceResources = CompositeDisposable()
         let primaryResources = separatePrimary ? CompositeDisposable() : sourceResources
         var machine = machine
-        let inbox = SerialInbox<Input> { input in
+        let inbox = Mailbox<Input> { input in
             let output = machine.receive(input)
             if output.stopsPrimary { primaryResources.dispose() }
             guard let event = output.event else { return }

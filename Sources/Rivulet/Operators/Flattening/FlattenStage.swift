@@ -5,10 +5,10 @@ enum FlattenInput<Outer, Value, Error: Swift.Error> {
     case inner(FlattenInnerID, Signal<Value, Error>.Event)
 }
 
-/// Runs one flattening: the outer stream and every inner stream send into one `SerialInbox`, so
+/// Runs one flattening: the outer stream and every inner stream send into one `Mailbox`, so
 /// the state machine sees one input at a time whatever threads send (E5), and no lock is held
 /// while user closures run or events go downstream (O7). Inner streams are started after the
-/// inbox's turn, by the thread that decided to start them (`FlattenStartTrampoline`).
+/// mailbox's turn, by the thread that decided to start them (`FlattenStartTrampoline`).
 ///
 /// Each inner stream runs with its own lifetime, ended when the inner stream ends, is replaced or
 /// loses a race, or when the flattened stream ends (P4).
@@ -18,15 +18,15 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     @usableFromInline typealias Inner = SignalProducer<Value, Error>
     @usableFromInline typealias Machine = FlattenStateMachine<Inner>
 
-    // `machine` and `running` are touched only by the inbox's handler, one input at a time: the
-    // inbox excludes overlapping access, so the runtime's exclusivity checks are turned off.
+    // `machine` and `running` are touched only by the mailbox's handler, one input at a time: the
+    // mailbox excludes overlapping access, so the runtime's exclusivity checks are turned off.
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     /// The lifetimes of the running inner streams, and their handles in the flattened lifetime.
     @exclusivity(unchecked) @usableFromInline var running = FlattenInnerMap<(disposables: CompositeDisposable, handle: Disposable?)>()
     @usableFromInline let downstream: EventSink<Value, Error>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let makeInner: (Outer) -> Inner
-    @usableFromInline var inbox: SerialInbox<Input>?
+    @usableFromInline var inbox: Mailbox<Input>?
     @usableFromInline let startTrampoline: FlattenStartTrampoline
 
     @inlinable
@@ -45,7 +45,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
 
     /// Starts a flattening that sends into `downstream`, and returns the sink for the outer stream.
     ///
-    /// The inbox holds the run (and so the user's closure) until the flattened stream ends or
+    /// The mailbox holds the run (and so the user's closure) until the flattened stream ends or
     /// `lifetime` ends; then it is closed and lets everything go.
     @inlinable
     static func start(
@@ -55,7 +55,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         makeInner: @escaping (Outer) -> Inner
     ) -> EventSink<Outer, Error> {
         let run = FlattenRun(strategy, downstream, lifetime, makeInner)
-        let inbox = SerialInbox<Input> { input in run.handle(input) }
+        let inbox = Mailbox<Input> { input in run.handle(input) }
         run.inbox = inbox
         lifetime.observeEnded { inbox.close() }
         let startTrampoline = run.startTrampoline
@@ -103,7 +103,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     }
 
     /// Gives inner stream `id` its lifetime now, and has it started once this thread has left
-    /// the inbox (see `FlattenStartTrampoline`).
+    /// the mailbox (see `FlattenStartTrampoline`).
     @inlinable func start(_ inner: Inner, id: FlattenInnerID) {
         guard let inbox else { return }
         // A lifetime over a plain composite, itself a member of the flattened lifetime: three
@@ -133,7 +133,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     @inlinable func finish(_ event: Signal<Value, Error>.Event) {
         downstream(event)
         // Sending a terminal event ends `lifetime`, which disposes of every inner stream. Close
-        // the inbox in any case, so that the run and the user's closures are let go.
+        // the mailbox in any case, so that the run and the user's closures are let go.
         inbox?.close()
     }
 }

@@ -4,7 +4,7 @@ typealias FlattenInnerID = UInt64
 
 /// The decisions of `flatten(_:)`, free of threads, closures and disposables.
 ///
-/// The flattening's inbox feeds it one input at a time (outer value, inner value, inner end, …);
+/// The flattening's mailbox feeds it one input at a time (outer value, inner value, inner end, …);
 /// each method updates the state and returns what the caller must do: start an inner stream,
 /// dispose of some, forward the value, or end the flattened stream. Inner streams are tracked by
 /// ID, so events from an inner stream that was replaced, lost a race or already ended are

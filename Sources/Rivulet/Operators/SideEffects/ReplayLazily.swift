@@ -3,7 +3,7 @@
 // events, or the replayed terminal event once the upstream has ended.
 //
 // Layout: `ReplayLazilyStateMachine` is the pure state machine; `ReplayHub` runs it for inputs that a
-// `SerialInbox` serializes (upstream events, attaching and detaching starts), so the machine
+// `Mailbox` serializes (upstream events, attaching and detaching starts), so the machine
 // needs no lock and downstream code runs with no lock held (O7); `ReplayKeeper` is what the
 // returned producer and every running start retain: when the last of them lets go, it ends the
 // shared upstream start, as in ReactiveSwift.
@@ -76,8 +76,8 @@ struct ReplayLazilyStateMachine<Value, Error: Swift.Error> {
 
 // MARK: Running the machine
 
-/// Owns the machine and carries out its actions. Touched only by the inbox's handler, so inputs
-/// arrive one at a time; inputs sent from inside a delivery are queued by the inbox (E6).
+/// Owns the machine and carries out its actions. Touched only by the mailbox's handler, so inputs
+/// arrive one at a time; inputs sent from inside a delivery are queued by the mailbox (E6).
 final class ReplayHub<Value, Error: Swift.Error> {
     private var machine: ReplayLazilyStateMachine<Value, Error>
 
@@ -100,7 +100,7 @@ final class ReplayHub<Value, Error: Swift.Error> {
 
 /// What the returned producer and each of its running starts retain. When the last reference
 /// goes (no copy of the producer is left and every start has ended), the shared upstream start
-/// is ended and the inbox is closed, releasing the hub and the sinks it holds.
+/// is ended and the mailbox is closed, releasing the hub and the sinks it holds.
 final class ReplayKeeper<Value, Error: Swift.Error>: Sendable {
     private struct Launch {
         /// The producer to start at the first start; `nil` once started (it is not kept).
@@ -108,14 +108,14 @@ final class ReplayKeeper<Value, Error: Swift.Error>: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let inbox: SerialInbox<ReplayLazilyStateMachine<Value, Error>.Input>
+    private let inbox: Mailbox<ReplayLazilyStateMachine<Value, Error>.Input>
     private let launch: Locked<Launch>
     /// Ends the shared upstream start.
     private let upstreamToken = Lifetime.Token()
 
     init(upstream: SignalProducer<Value, Error>, capacity: Int) {
         let hub = ReplayHub<Value, Error>(capacity: capacity)
-        inbox = SerialInbox { input in hub.handle(input) }
+        inbox = Mailbox { input in hub.handle(input) }
         launch = Locked(Launch(upstream: upstream))
     }
 

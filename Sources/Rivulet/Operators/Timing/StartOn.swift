@@ -9,10 +9,10 @@ extension SignalProducer {
     /// - Parameter scheduler: Where each start runs.
     public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
         .fused({ downstream, lifetime in
-            // The scheduler's callback carries nothing; the inbox hands the start (with the
+            // The scheduler's callback carries nothing; the mailbox hands the start (with the
             // downstream sink) over to the scheduler's thread.
-            var inbox: SerialInbox<Void>?
-            let startInbox = SerialInbox<Void> { _ in
+            var inbox: Mailbox<Void>?
+            let startInbox = Mailbox<Void> { _ in
                 // Started at most once, and never after the start was disposed of.
                 inbox?.close()
                 inbox = nil
