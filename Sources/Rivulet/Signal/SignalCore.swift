@@ -169,12 +169,6 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         }
     }
 
-    /// `observeUntilEnd` for a values-only observer.
-    @inlinable
-    func observeValuesUntilEnd(_ action: @escaping (Value) -> Void) {
-        _ = attach(ObserverAttachment(values: action, handle: nil))
-    }
-
     /// Adds `attachment` unless the signal has terminated.
     @inlinable
     func attach(_ attachment: ObserverAttachment<Value, Error>) -> Bool {
