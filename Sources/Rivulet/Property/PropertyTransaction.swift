@@ -86,7 +86,9 @@ final class TransactionContext {
 /// transaction (with the final combination) inside one.
 @usableFromInline
 final class CoalescingWriter<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `state` is a `Locked`; `storage` and `rank` are immutable.
+    // @unchecked Sendable: `state` is a `Locked`, through which the latest combination is handed
+    // from the writing thread to the one that publishes it (a hand-off of values not required to
+    // be `Sendable`); `storage` and `rank` are immutable.
     @usableFromInline
     struct State {
         @usableFromInline var latest: Value?

@@ -81,7 +81,9 @@ struct ProducerOutcome<Value, Error: Swift.Error> {
 /// The shared part of one blocking or async wait: the outcome behind a lock, the start to stop,
 /// and what to do once the answer is known (signal a semaphore, resume a continuation).
 final class OutcomeWaiter<Value, Error: Swift.Error>: @unchecked Sendable {
-    // @unchecked Sendable: every mutable field is inside `state` (a `Locked`).
+    // @unchecked Sendable: every mutable field is inside `state` (a `Locked`); the outcome, with the
+    // producer's values, is handed from the producer's thread to the waiting thread through that
+    // lock (a hand-off of values not required to be `Sendable`; see Docs/Architecture.md).
     private struct State {
         var outcome: ProducerOutcome<Value, Error>
         var interrupter: Disposable?
