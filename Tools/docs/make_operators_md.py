@@ -129,7 +129,7 @@ PROPERTY_COMBINING = src("Property/PropertyCombining")
 PROPERTY_TESTS = tests("Property/PropertyCompositionTests")
 SIGNAL, PRODUCER = src("Signal/Signal"), src("SignalProducer/SignalProducer")
 SIGNAL_TESTS, PRODUCER_TESTS = tests("Signal/SignalContractTests"), tests("SignalProducer/SignalProducerTests")
-FLATTEN = [op("Flattening/Flatten"), op("Flattening/FlattenStrategy"), op("Flattening/FlattenStateMachine"), PROPERTY]
+FLATTEN = [op("Flattening/FlatMap"), op("Flattening/FlattenStage"), op("Flattening/FlattenStrategy"), op("Flattening/FlattenStateMachine"), PROPERTY]
 FLATTEN_TESTS = [op_tests("Flattening/Flatten"), op_tests("Flattening/FlattenStateMachine"),
                  op_tests("Flattening/FlattenSynchronousInner"), kit("Flattening")]
 
