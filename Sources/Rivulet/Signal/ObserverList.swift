@@ -1,80 +1,84 @@
 /// A signal's attached observers, in the order they were attached.
 ///
-/// Most signals have one observer, so the list is an `InlineFirstArray`: the first observer is
-/// stored inline and the array is only allocated for a second. An idle signal with one observer
-/// costs no array buffer, and a delivery to it retains nothing. The observers are held as
-/// `Unmanaged` references retained by hand (the list owns a +1 on each), so that reading one for
-/// a delivery is a plain load.
+/// Most signals have one observer, so the first is stored inline and the array is only allocated
+/// for a second: an idle signal with one observer costs no array buffer, and a delivery to it
+/// retains nothing. The first observer is held as an `Unmanaged` reference retained by hand (the
+/// list owns that +1), so that reading it for a delivery is a plain load.
 ///
-/// Lives inside `DeliveryState`, which is never copied: it stays in its `SignalStorage` header,
-/// whose deallocation empties the list (`removeAll()`), releasing what it retained.
+/// Lives inside `DeliveryState`, which is never copied: it stays in its `SignalStorage` header.
 @usableFromInline
 struct ObserverList<Value, Error: Swift.Error> {
     @usableFromInline typealias Attachment = ObserverAttachment<Value, Error>
 
-    /// Each observer retained once by the list.
-    @usableFromInline var attachments = InlineFirstArray<Unmanaged<Attachment>>()
+    /// Retained by the list. `nil` only when the list is empty.
+    @usableFromInline var first: Unmanaged<Attachment>?
+    /// The observers after the first, in order.
+    @usableFromInline var rest: ContiguousArray<Attachment> = []
 
     @inlinable
     init() {}
 
-    /// The first observer; `nil` only when the list is empty.
     @inlinable
-    var first: Unmanaged<Attachment>? { attachments.first }
-
-    /// The observers after the first, in order.
-    @inlinable
-    var rest: ContiguousArray<Unmanaged<Attachment>> {
-        _read { yield attachments.rest }
-    }
+    var isEmpty: Bool { first == nil }
 
     @inlinable
-    var isEmpty: Bool { attachments.isEmpty }
-
-    @inlinable
-    var count: Int { attachments.count }
+    var count: Int { first == nil ? 0 : 1 + rest.count }
 
     @inlinable
     mutating func append(_ attachment: Attachment) {
-        attachments.append(.passRetained(attachment))
+        if first == nil {
+            first = .passRetained(attachment)
+        } else {
+            rest.append(attachment)
+        }
     }
 
     /// Removes `attachment` and returns it (for the caller to release outside the lock), or `nil`
     /// if it is not in the list.
     @inlinable
     mutating func remove(_ attachment: Attachment) -> Attachment? {
-        let target = Unmanaged.passUnretained(attachment).toOpaque()
-        return attachments.remove(where: { $0.toOpaque() == target })?.takeRetainedValue()
+        guard let head = first else { return nil }
+        if head.toOpaque() == Unmanaged.passUnretained(attachment).toOpaque() {
+            first = rest.isEmpty ? nil : .passRetained(rest.removeFirst())
+            return head.takeRetainedValue()
+        }
+        guard let index = rest.firstIndex(where: { $0 === attachment }) else { return nil }
+        return rest.remove(at: index)
     }
 
     /// The observer that `handle` detaches, if it is in the list.
     @inlinable
     func first(detachedBy handle: UInt) -> Attachment? {
-        attachments.first(where: { $0._withUnsafeGuaranteedRef { $0.isDetached(by: handle) } })?
-            .takeUnretainedValue()
+        guard let head = first else { return nil }
+        if head._withUnsafeGuaranteedRef({ $0.isDetached(by: handle) }) { return head.takeUnretainedValue() }
+        return rest.first { $0.isDetached(by: handle) }
     }
 
-    /// Empties the list and returns its observers, in order, handing over the list's +1 on each.
+    /// Empties the list and returns its observers, in order.
     @inlinable
     mutating func removeAll() -> ContiguousArray<Attachment> {
-        guard !attachments.isEmpty else { return [] }
+        guard let head = first else { return [] }
         var all = ContiguousArray<Attachment>()
-        all.reserveCapacity(attachments.count)
-        attachments.forEach { all.append($0.takeRetainedValue()) }
-        attachments.removeAll()
+        all.reserveCapacity(1 + rest.count)
+        all.append(head.takeRetainedValue())
+        all.append(contentsOf: rest)
+        first = nil
+        rest = []
         return all
     }
 
     /// Delivers `event` to each of `observers`, borrowing each (no retain per observer).
     ///
     /// Called by the turn's owner without the lock, for the observers after the first: nobody
-    /// changes the list meanwhile, and the list's +1 keeps each attachment alive.
+    /// changes the list meanwhile, and the array keeps each attachment alive.
     @inlinable
-    static func deliver(_ event: Signal<Value, Error>.Event, toEach observers: UnsafeBufferPointer<Unmanaged<Attachment>>) {
-        var index = observers.startIndex
-        while index < observers.endIndex {
-            observers[index]._withUnsafeGuaranteedRef { $0.deliver(event) }
-            index += 1
+    static func deliver(_ event: Signal<Value, Error>.Event, toEach observers: UnsafeBufferPointer<Attachment>) {
+        let attachments = UnsafeRawBufferPointer(observers)
+        var offset = 0
+        while offset < attachments.count {
+            attachments.load(fromByteOffset: offset, as: Unmanaged<Attachment>.self)
+                ._withUnsafeGuaranteedRef { $0.deliver(event) }
+            offset += MemoryLayout<Unmanaged<Attachment>>.stride
         }
     }
 }

@@ -1,13 +1,16 @@
 /// A list that stores its first element inline and the others in an array, allocated only for a
 /// second element; elements keep the order they were appended in.
 ///
-/// Made for lists that usually hold one element (a signal's observers, a flattening's running
-/// inner streams): one element costs no array buffer, and reading it is a plain load. When the
-/// elements are appended in increasing order of a key, the list is also sorted by that key, and
-/// `contains(key:by:)` and `remove(key:by:)` find an element by binary search.
+/// Made for lists that usually hold one element (a flattening's running inner streams): one
+/// element costs no array buffer, and reading it is a plain load. When the elements are appended
+/// in increasing order of a key, the list is also sorted by that key, and `contains(key:by:)` and
+/// `remove(key:by:)` find an element by binary search.
 ///
-/// The list does no memory management of its own beyond its fields: a list of `Unmanaged`
-/// references (`ObserverList`) retains and releases them by hand.
+/// A signal's `ObserverList` has the same layout but is not built on this type: a field of a
+/// generic element type makes the list's layout depend on its element, so the runtime must
+/// instantiate its metadata wherever unspecialised code touches it, and a signal's storage is
+/// freed by unspecialised code (a generic class's `deinit`). As an `InlineFirstArray`, the list
+/// cost three more metadata look-ups, about 400 instructions, per produced signal.
 @usableFromInline
 struct InlineFirstArray<Element> {
     /// The first element; `nil` only when the list is empty.

@@ -20,8 +20,11 @@ import Synchronization
 final class FlattenStartTrampoline {
     @usableFromInline
     struct State {
-        /// The starts not yet run, in the order they were decided, each with its deciding thread.
-        @usableFromInline var starts: ContiguousArray<(thread: ThreadID, start: () -> Void)> = []
+        /// The starts not yet run, in the order they were decided, and beside them their deciding
+        /// threads. Two arrays rather than one of pairs: a closure stored in a tuple element is
+        /// reabstracted through a thunk that allocates, each time it goes in and comes out.
+        @usableFromInline var starts: ContiguousArray<() -> Void> = []
+        @usableFromInline var deciders: ContiguousArray<ThreadID> = []
         /// Threads inside `runAll`.
         @usableFromInline var runners: [ThreadID] = []
 
@@ -31,8 +34,9 @@ final class FlattenStartTrampoline {
         /// Takes out the oldest start decided by `thread`; if there is none, `thread` stops running.
         @inlinable
         mutating func next(on thread: ThreadID) -> (() -> Void)? {
-            if let index = starts.firstIndex(where: { $0.thread == thread }) {
-                return starts.remove(at: index).start
+            if let index = deciders.firstIndex(of: thread) {
+                deciders.remove(at: index)
+                return starts.remove(at: index)
             }
             runners.removeAll { $0 == thread }
             return nil
@@ -52,7 +56,10 @@ final class FlattenStartTrampoline {
     @inlinable
     func add(_ start: @escaping () -> Void) {
         let thread = ThreadID.current
-        state.withLock { $0.starts.append((thread, start)) }
+        state.withLock { state in
+            state.starts.append(start)
+            state.deciders.append(thread)
+        }
         count.wrappingAdd(1, ordering: .releasing)
     }
 

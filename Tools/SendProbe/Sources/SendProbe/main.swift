@@ -31,7 +31,10 @@ func measure(_ name: String, observers: Int, sends: Int) {
     precondition(sink.total != 42, "keep the sink alive")
 }
 
-if CommandLine.arguments.contains("profile-start") {
+// Each mode is its own function, so that what the optimizer inlines into one mode does not
+// depend on the code of the others.
+@inline(never)
+func probe_profile_start() {
     // For `valgrind --tool=callgrind`: cold starts of a 10-value producer with map+filter.
     let sink = Sink()
     let tenValues = SignalProducer<Int, Never>(values: Array(0..<10))
@@ -40,8 +43,10 @@ if CommandLine.arguments.contains("profile-start") {
     precondition(sink.total != 42, "keep the sink alive")
     exit(0)
 }
+if CommandLine.arguments.contains("profile-start") { probe_profile_start() }
 
-if CommandLine.arguments.contains("flatmap-allocs") {
+@inline(never)
+func probe_flatmap_allocs() {
     // Allocations per inner stream of flatMap(.latest), inner producers of 5 values.
     let sink = Sink()
     let (outer, outerInput) = Signal<Int, Never>.pipe()
@@ -54,8 +59,10 @@ if CommandLine.arguments.contains("flatmap-allocs") {
     precondition(sink.total != 42, "keep the sink alive")
     exit(0)
 }
+if CommandLine.arguments.contains("flatmap-allocs") { probe_flatmap_allocs() }
 
-if CommandLine.arguments.contains("profile-chain") {
+@inline(never)
+func probe_profile_chain() {
     // For `valgrind --tool=callgrind`: values through 8 map/filter signals.
     let sink = Sink()
     let (signal, input) = Signal<Int, Never>.pipe()
@@ -65,8 +72,10 @@ if CommandLine.arguments.contains("profile-chain") {
     precondition(sink.total != 42, "keep the sink alive")
     exit(0)
 }
+if CommandLine.arguments.contains("profile-chain") { probe_profile_chain() }
 
-if CommandLine.arguments.contains("profile-combine") {
+@inline(never)
+func probe_profile_combine() {
     // For `valgrind --tool=callgrind`: alternating sends into two signals combined with
     // combineLatest (benchmark workload 6).
     let sink = Sink()
@@ -81,8 +90,10 @@ if CommandLine.arguments.contains("profile-combine") {
     precondition(sink.total != 42, "keep the sink alive")
     exit(0)
 }
+if CommandLine.arguments.contains("profile-combine") { probe_profile_combine() }
 
-if CommandLine.arguments.contains("profile-zip") {
+@inline(never)
+func probe_profile_zip() {
     // For `valgrind --tool=callgrind`: alternating sends into two signals zipped (every second
     // send makes a pair).
     let sink = Sink()
@@ -97,8 +108,10 @@ if CommandLine.arguments.contains("profile-zip") {
     precondition(sink.total != 42, "keep the sink alive")
     exit(0)
 }
+if CommandLine.arguments.contains("profile-zip") { probe_profile_zip() }
 
-if CommandLine.arguments.contains("profile-combine3") {
+@inline(never)
+func probe_profile_combine3() {
     // For `valgrind --tool=callgrind`: round-robin sends into three signals combined with
     // combineLatest (the tuple form of any arity above two) and zipped.
     let sink = Sink()
@@ -116,8 +129,10 @@ if CommandLine.arguments.contains("profile-combine3") {
     precondition(sink.total != 42, "keep the sink alive")
     exit(0)
 }
+if CommandLine.arguments.contains("profile-combine3") { probe_profile_combine3() }
 
-if CommandLine.arguments.contains("profile-sample") {
+@inline(never)
+func probe_profile_sample() {
     // For `valgrind --tool=callgrind`: alternating sends into a signal and its sampler
     // (sample(with:)), and into a signal and its samplee (withLatest(from:)).
     let sink = Sink()
@@ -133,8 +148,10 @@ if CommandLine.arguments.contains("profile-sample") {
     precondition(sink.total != 42, "keep the sink alive")
     exit(0)
 }
+if CommandLine.arguments.contains("profile-sample") { probe_profile_sample() }
 
-if CommandLine.arguments.contains("combining-allocs") {
+@inline(never)
+func probe_combining_allocs() {
     // Allocations per start of combining producers of two 3-value producers (setup cost).
     let sink = Sink()
     let three = SignalProducer<Int, Never>(values: [1, 2, 3])
@@ -172,18 +189,23 @@ if CommandLine.arguments.contains("combining-allocs") {
     precondition(sink.total != 42, "keep the sink alive")
     exit(0)
 }
+if CommandLine.arguments.contains("combining-allocs") { probe_combining_allocs() }
 
-if CommandLine.arguments.contains("profile-fanout") {
+@inline(never)
+func probe_profile_fanout() {
     // For `valgrind --tool=callgrind`: sends to 100 observers.
     measure("send, 100 observers", observers: 100, sends: 5_000)
     exit(0)
 }
+if CommandLine.arguments.contains("profile-fanout") { probe_profile_fanout() }
 
-if CommandLine.arguments.contains("profile") {
+@inline(never)
+func probe_profile() {
     // For `valgrind --tool=callgrind`: one workload, small enough to run under the simulator.
     measure("send, 1 observer", observers: 1, sends: 100_000)
     exit(0)
 }
+if CommandLine.arguments.contains("profile") { probe_profile() }
 
 print("| workload | ns per send | ns per delivery | mallocs per send |")
 print("|---|---|---|---|")
