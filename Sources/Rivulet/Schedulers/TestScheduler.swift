@@ -215,7 +215,7 @@ public final class TestScheduler: DateScheduler {
     ///   start date (precondition).
     public func rewind(by interval: DispatchTimeInterval) {
         guard let nanoseconds = interval.nanosecondCount else {
-            preconditionFailure("Rivulet: TestScheduler.rewind(by:) cannot rewind by .never")
+            preconditionFailure("Rivulet: TestScheduler.rewind(by:): interval is .never; it must be finite and 0 or more")
         }
         state.withLock { $0.rewind(by: nanoseconds) }
     }
@@ -271,9 +271,9 @@ public final class TestScheduler: DateScheduler {
 
     private func target(advancingBy interval: DispatchTimeInterval) -> Target {
         guard let nanoseconds = interval.nanosecondCount else {
-            preconditionFailure("Rivulet: TestScheduler.advance(by:) cannot advance by .never; use run() to run all pending work")
+            preconditionFailure("Rivulet: TestScheduler.advance(by:): interval is .never; it must be finite, use run() to run all pending work")
         }
-        precondition(nanoseconds >= 0, "Rivulet: TestScheduler.advance(by:) cannot move time backwards (got \(interval)); use rewind(by:)")
+        precondition(nanoseconds >= 0, "Rivulet: TestScheduler.advance(by:): interval is \(interval); time cannot move backwards, use rewind(by:)")
         return state.withLock { state in
             let offset = state.now.saturatingAdding(nanoseconds)
             return (offset, state.date(atOffset: offset))
@@ -281,8 +281,8 @@ public final class TestScheduler: DateScheduler {
     }
 
     private func target(advancingBy seconds: TimeInterval) -> Target {
-        precondition(seconds.isFinite, "Rivulet: TestScheduler.advance(by:) needs a finite interval (got \(seconds)); use run() to run all pending work")
-        precondition(seconds >= 0, "Rivulet: TestScheduler.advance(by:) cannot move time backwards (got \(seconds) s); use rewind(by:)")
+        precondition(seconds.isFinite, "Rivulet: TestScheduler.advance(by:): interval is \(seconds) s; it must be finite, use run() to run all pending work")
+        precondition(seconds >= 0, "Rivulet: TestScheduler.advance(by:): interval is \(seconds) s; time cannot move backwards, use rewind(by:)")
         return target(advancingBy: DispatchTimeInterval(seconds: seconds))
     }
 
@@ -290,7 +290,7 @@ public final class TestScheduler: DateScheduler {
         state.withLock { state in
             precondition(
                 date >= state.nowDate,
-                "Rivulet: TestScheduler.advance(to:) cannot move time backwards from \(state.nowDate) to \(date); use rewind(by:)"
+                "Rivulet: TestScheduler.advance(to:): date is \(date); time cannot move backwards from \(state.nowDate), use rewind(by:)"
             )
             return (max(state.offset(of: date), state.now), date)
         }
@@ -324,9 +324,10 @@ public final class TestScheduler: DateScheduler {
         precondition(
             count <= limit,
             """
-            Rivulet: TestScheduler.run() ran \(limit) actions and work remains: a repeating schedule \
-            that is never disposed of (or work that keeps rescheduling itself) would run forever. \
-            Dispose of it, or use advance(by:) / advance(to:) to run a bounded stretch of time.
+            Rivulet: TestScheduler.run(): pending work is still there after \(limit) actions; it must \
+            run out, and a repeating schedule that is never disposed of (or work that keeps \
+            rescheduling itself) never does, dispose of it or use advance(by:) / advance(to:) to run \
+            a bounded stretch of time
             """
         )
     }

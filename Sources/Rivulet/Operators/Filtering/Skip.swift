@@ -49,7 +49,7 @@ extension Signal {
     /// - precondition: `count` is not negative.
     @inlinable
     public func skip(first count: Int) -> Signal<Value, Error> {
-        precondition(count >= 0, "skip(first:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: skip(first:): count is \(count); it must be 0 or more")
         guard count > 0 else { return self }
         return flatMapEvent(Event.skip(first: count))
     }
@@ -85,7 +85,7 @@ extension SignalProducer {
     /// - precondition: `count` is not negative.
     @inlinable
     public func skip(first count: Int) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "skip(first:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: skip(first:): count is \(count); it must be 0 or more")
         guard count > 0 else { return self }
         return flatMapEvent(Signal.Event.skip(first: count))
     }

@@ -88,7 +88,7 @@ extension Signal {
     /// - precondition: `count` is not negative.
     @inlinable
     public func take(first count: Int) -> Signal<Value, Error> {
-        precondition(count >= 0, "take(first:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: take(first:): count is \(count); it must be 0 or more")
         guard count > 0 else { return .empty }
         return flatMapEvent(Event.take(first: count))
     }
@@ -99,7 +99,7 @@ extension Signal {
     /// - precondition: `count` is not negative.
     @inlinable
     public func take(last count: Int) -> Signal<Value, Error> {
-        precondition(count >= 0, "take(last:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: take(last:): count is \(count); it must be 0 or more")
         return flatMapEvent(Event.take(last: count))
     }
 
@@ -167,7 +167,7 @@ extension SignalProducer {
     /// - precondition: `count` is not negative.
     @inlinable
     public func take(first count: Int) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "take(first:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: take(first:): count is \(count); it must be 0 or more")
         guard count > 0 else { return .fused({ downstream, _ in downstream(.interrupted) }) }
         return flatMapEvent(Signal.Event.take(first: count))
     }
@@ -178,7 +178,7 @@ extension SignalProducer {
     /// - precondition: `count` is not negative.
     @inlinable
     public func take(last count: Int) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "take(last:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: take(last:): count is \(count); it must be 0 or more")
         return flatMapEvent(Signal.Event.take(last: count))
     }
 

@@ -43,7 +43,7 @@ public struct FlattenStrategy: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - precondition: `limit` is greater than zero.
     public static func concurrent(limit: UInt) -> FlattenStrategy {
-        precondition(limit > 0, "Rivulet: FlattenStrategy.concurrent(limit:) needs a limit greater than zero")
+        precondition(limit > 0, "Rivulet: FlattenStrategy.concurrent(limit:): limit is \(limit); it must be greater than 0")
         return FlattenStrategy(kind: .concurrent(limit: limit))
     }
 
