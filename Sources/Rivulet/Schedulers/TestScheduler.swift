@@ -55,7 +55,8 @@ public final class TestScheduler: DateScheduler {
 
     /// Creates a test scheduler whose clock starts at `startDate`.
     ///
-    /// - Parameter startDate: The first value of `currentDate`. `rewind(by:)` cannot go before it.
+    /// - Parameters:
+    ///   - startDate: The first value of `currentDate`. `rewind(by:)` cannot go before it.
     public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
         state = Locked(TestSchedulerQueue(startDate: startDate))
     }
@@ -90,8 +91,9 @@ public final class TestScheduler: DateScheduler {
 
     /// Schedules `action` to run `delay` after the current date.
     ///
-    /// - Parameter delay: The delay. With `.never` the action never runs (not even in `run()`);
-    ///   a negative delay means "now".
+    /// - Parameters:
+    ///   - delay: The delay. With `.never` the action never runs (not even in `run()`);
+    ///     a negative delay means "now".
     /// - Returns: A disposable that cancels the action.
     @discardableResult
     public func schedule(after delay: DispatchTimeInterval, action: @escaping @Sendable () -> Void) -> Disposable? {
@@ -176,15 +178,17 @@ public final class TestScheduler: DateScheduler {
 
     /// Moves the clock forward by `interval`, running every action due on the way.
     ///
-    /// - Parameter interval: How far to move: not negative, not `.never` (precondition; use
-    ///   `run()` to run everything).
+    /// - Parameters:
+    ///   - interval: How far to move: not negative, not `.never` (precondition; use
+    ///     `run()` to run everything).
     public func advance(by interval: DispatchTimeInterval) {
         advance(through: target(advancingBy: interval))
     }
 
     /// Moves the clock forward by `interval` seconds, running every action due on the way.
     ///
-    /// - Parameter interval: How far to move, in seconds: finite and not negative (precondition).
+    /// - Parameters:
+    ///   - interval: How far to move, in seconds: finite and not negative (precondition).
     public func advance(by interval: TimeInterval) {
         advance(through: target(advancingBy: interval))
     }
@@ -192,7 +196,8 @@ public final class TestScheduler: DateScheduler {
     /// Moves the clock forward to `date`, running every action due by then. Afterwards
     /// `currentDate` is `date`.
     ///
-    /// - Parameter date: Not before `currentDate` (precondition; use `rewind(by:)` to go back).
+    /// - Parameters:
+    ///   - date: Not before `currentDate` (precondition; use `rewind(by:)` to go back).
     public func advance(to date: Date) {
         advance(through: target(advancingTo: date))
     }
@@ -211,8 +216,9 @@ public final class TestScheduler: DateScheduler {
     /// Moves the clock back by `interval` without running anything. Pending actions keep their
     /// dates, so they run when the clock reaches them again.
     ///
-    /// - Parameter interval: How far to move back: not negative, not `.never`, and not past the
-    ///   start date (precondition).
+    /// - Parameters:
+    ///   - interval: How far to move back: not negative, not `.never`, and not past the
+    ///     start date (precondition).
     public func rewind(by interval: DispatchTimeInterval) {
         guard let nanoseconds = interval.nanosecondCount else {
             preconditionFailure("Rivulet: TestScheduler.rewind(by:): interval is .never; it must be finite and 0 or more")

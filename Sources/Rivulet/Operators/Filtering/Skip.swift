@@ -46,7 +46,7 @@ extension Signal.Event {
 extension Signal {
     /// A signal that drops the first `count` values of this signal, then forwards everything.
     ///
-    /// - precondition: `count` is not negative.
+    /// - Precondition: `count` is not negative.
     @inlinable
     public func skip(first count: Int) -> Signal<Value, Error> {
         precondition(count >= 0, "Rivulet: skip(first:): count is \(count); it must be 0 or more")
@@ -82,7 +82,7 @@ extension Signal {
 extension SignalProducer {
     /// A producer that drops the first `count` values of each start, then forwards everything.
     ///
-    /// - precondition: `count` is not negative.
+    /// - Precondition: `count` is not negative.
     @inlinable
     public func skip(first count: Int) -> SignalProducer<Value, Error> {
         precondition(count >= 0, "Rivulet: skip(first:): count is \(count); it must be 0 or more")
