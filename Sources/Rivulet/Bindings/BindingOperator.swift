@@ -13,7 +13,7 @@ extension BindingTargetProvider {
     ///
     /// For a property source, the binding sets the target to the property's current value at once.
     ///
-    /// - returns: A disposable that ends the binding early, or `nil` if the target's lifetime had
+    /// - Returns: A disposable that ends the binding early, or `nil` if the target's lifetime had
     ///   already ended (nothing is bound then).
     @discardableResult
     public static func <~ <Source: BindingSource>(target: Self, source: Source) -> Disposable?

@@ -36,7 +36,7 @@ public final class CompositeDisposable: Disposable {
 
     /// Adds `disposable`; the returned handle removes it again without disposing of it.
     ///
-    /// - returns: `nil` if `disposable` is `nil` or the composite is already disposed of (in which
+    /// - Returns: `nil` if `disposable` is `nil` or the composite is already disposed of (in which
     ///   case `disposable` has just been disposed of).
     @discardableResult
     public func add(_ disposable: Disposable?) -> Disposable? {

@@ -23,7 +23,7 @@ public final class Lifetime: Sendable {
     ///
     /// Observations run in the order they were added, on the thread that ends the lifetime.
     ///
-    /// - returns: A disposable that cancels the observation, or `nil` if the lifetime had ended.
+    /// - Returns: A disposable that cancels the observation, or `nil` if the lifetime had ended.
     @discardableResult
     public func observeEnded(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         disposables.add(action)

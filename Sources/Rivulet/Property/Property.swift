@@ -101,7 +101,7 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
         }
         guard storage.hasValue else {
             preconditionFailure(
-                "Rivulet: a composed property's source sent no value when started; it needs one at once (use Property(initial:then:) for streams that start later)"
+                "Rivulet: a composed property (lift(_:), Property(_:)): source sent no value when started; it must send one at once, use Property(initial:then:) for a stream that starts later"
             )
         }
         let signal = Signal(core: storage.core)

@@ -29,7 +29,7 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     var value: Value {
         state.withLock { state in
             guard let value = state.value else {
-                preconditionFailure("Rivulet: a composed property was read before its source sent a value")
+                preconditionFailure("Rivulet: a composed property was read before its source sent a value; composition stops at once when the source sends none (internal error)")
             }
             return value
         }

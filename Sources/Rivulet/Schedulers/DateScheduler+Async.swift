@@ -10,7 +10,8 @@ extension DateScheduler {
     ///
     /// On a `TestScheduler` the task resumes when the test advances virtual time that far.
     ///
-    /// - Parameter interval: How long to sleep. With `.never` the task sleeps until it is cancelled.
+    /// - Parameters:
+    ///   - interval: How long to sleep. With `.never` the task sleeps until it is cancelled.
     /// - Throws: `CancellationError` as soon as the task is cancelled, before or during the sleep.
     public func sleep(for interval: DispatchTimeInterval) async throws {
         let relative = self as? any RelativeDateScheduler
@@ -26,7 +27,8 @@ extension DateScheduler {
 
     /// Suspends the calling task until the scheduler's clock has moved on by `interval` seconds.
     ///
-    /// - Parameter interval: How long to sleep, in seconds. `.infinity` sleeps until cancelled.
+    /// - Parameters:
+    ///   - interval: How long to sleep, in seconds. `.infinity` sleeps until cancelled.
     /// - Throws: `CancellationError` as soon as the task is cancelled, before or during the sleep.
     public func sleep(for interval: TimeInterval) async throws {
         try await sleep(for: DispatchTimeInterval(seconds: interval))

@@ -50,7 +50,7 @@ extension DispatchTimeInterval {
     /// `.infinity` gives `.never`; other values beyond the range of `Int` nanoseconds saturate.
     /// `seconds` must not be NaN.
     init(seconds: TimeInterval) {
-        precondition(!seconds.isNaN, "Rivulet: a time interval cannot be NaN")
+        precondition(!seconds.isNaN, "Rivulet: a time interval in seconds: seconds is \(seconds); it must not be NaN")
         if seconds == .infinity {
             self = .never
             return
@@ -80,9 +80,9 @@ extension DispatchTimeInterval {
     /// errors and stop with a precondition failure naming `caller`.
     func checkedRepeatInterval(for caller: String) -> Int64 {
         guard let nanoseconds = nanosecondCount else {
-            preconditionFailure("Rivulet: \(caller) cannot repeat with an interval of .never; schedule a single action instead")
+            preconditionFailure("Rivulet: \(caller): interval is .never; it must be greater than 0 and not .never, schedule a single action instead")
         }
-        precondition(nanoseconds > 0, "Rivulet: \(caller) needs a positive repeat interval, got \(self)")
+        precondition(nanoseconds > 0, "Rivulet: \(caller): interval is \(self); it must be greater than 0 and not .never")
         return nanoseconds
     }
 }

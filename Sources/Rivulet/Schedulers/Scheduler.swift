@@ -13,7 +13,8 @@ import Foundation
 public protocol Scheduler: AnyObject, Sendable {
     /// Schedules `action` to run.
     ///
-    /// - Parameter action: The work to run.
+    /// - Parameters:
+    ///   - action: The work to run.
     /// - Returns: A disposable that cancels the action if it has not started yet, or `nil` when the
     ///   scheduler cannot cancel (for example, because the action already ran synchronously).
     @discardableResult

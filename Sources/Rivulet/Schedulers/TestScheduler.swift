@@ -55,7 +55,8 @@ public final class TestScheduler: DateScheduler {
 
     /// Creates a test scheduler whose clock starts at `startDate`.
     ///
-    /// - Parameter startDate: The first value of `currentDate`. `rewind(by:)` cannot go before it.
+    /// - Parameters:
+    ///   - startDate: The first value of `currentDate`. `rewind(by:)` cannot go before it.
     public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
         state = Locked(TestSchedulerQueue(startDate: startDate))
     }
@@ -90,8 +91,9 @@ public final class TestScheduler: DateScheduler {
 
     /// Schedules `action` to run `delay` after the current date.
     ///
-    /// - Parameter delay: The delay. With `.never` the action never runs (not even in `run()`);
-    ///   a negative delay means "now".
+    /// - Parameters:
+    ///   - delay: The delay. With `.never` the action never runs (not even in `run()`);
+    ///     a negative delay means "now".
     /// - Returns: A disposable that cancels the action.
     @discardableResult
     public func schedule(after delay: DispatchTimeInterval, action: @escaping @Sendable () -> Void) -> Disposable? {
@@ -176,15 +178,17 @@ public final class TestScheduler: DateScheduler {
 
     /// Moves the clock forward by `interval`, running every action due on the way.
     ///
-    /// - Parameter interval: How far to move: not negative, not `.never` (precondition; use
-    ///   `run()` to run everything).
+    /// - Parameters:
+    ///   - interval: How far to move: not negative, not `.never` (precondition; use
+    ///     `run()` to run everything).
     public func advance(by interval: DispatchTimeInterval) {
         advance(through: target(advancingBy: interval))
     }
 
     /// Moves the clock forward by `interval` seconds, running every action due on the way.
     ///
-    /// - Parameter interval: How far to move, in seconds: finite and not negative (precondition).
+    /// - Parameters:
+    ///   - interval: How far to move, in seconds: finite and not negative (precondition).
     public func advance(by interval: TimeInterval) {
         advance(through: target(advancingBy: interval))
     }
@@ -192,7 +196,8 @@ public final class TestScheduler: DateScheduler {
     /// Moves the clock forward to `date`, running every action due by then. Afterwards
     /// `currentDate` is `date`.
     ///
-    /// - Parameter date: Not before `currentDate` (precondition; use `rewind(by:)` to go back).
+    /// - Parameters:
+    ///   - date: Not before `currentDate` (precondition; use `rewind(by:)` to go back).
     public func advance(to date: Date) {
         advance(through: target(advancingTo: date))
     }
@@ -211,11 +216,12 @@ public final class TestScheduler: DateScheduler {
     /// Moves the clock back by `interval` without running anything. Pending actions keep their
     /// dates, so they run when the clock reaches them again.
     ///
-    /// - Parameter interval: How far to move back: not negative, not `.never`, and not past the
-    ///   start date (precondition).
+    /// - Parameters:
+    ///   - interval: How far to move back: not negative, not `.never`, and not past the
+    ///     start date (precondition).
     public func rewind(by interval: DispatchTimeInterval) {
         guard let nanoseconds = interval.nanosecondCount else {
-            preconditionFailure("Rivulet: TestScheduler.rewind(by:) cannot rewind by .never")
+            preconditionFailure("Rivulet: TestScheduler.rewind(by:): interval is .never; it must be finite and 0 or more")
         }
         state.withLock { $0.rewind(by: nanoseconds) }
     }
@@ -271,9 +277,9 @@ public final class TestScheduler: DateScheduler {
 
     private func target(advancingBy interval: DispatchTimeInterval) -> Target {
         guard let nanoseconds = interval.nanosecondCount else {
-            preconditionFailure("Rivulet: TestScheduler.advance(by:) cannot advance by .never; use run() to run all pending work")
+            preconditionFailure("Rivulet: TestScheduler.advance(by:): interval is .never; it must be finite, use run() to run all pending work")
         }
-        precondition(nanoseconds >= 0, "Rivulet: TestScheduler.advance(by:) cannot move time backwards (got \(interval)); use rewind(by:)")
+        precondition(nanoseconds >= 0, "Rivulet: TestScheduler.advance(by:): interval is \(interval); time cannot move backwards, use rewind(by:)")
         return state.withLock { state in
             let offset = state.now.saturatingAdding(nanoseconds)
             return (offset, state.date(atOffset: offset))
@@ -281,8 +287,8 @@ public final class TestScheduler: DateScheduler {
     }
 
     private func target(advancingBy seconds: TimeInterval) -> Target {
-        precondition(seconds.isFinite, "Rivulet: TestScheduler.advance(by:) needs a finite interval (got \(seconds)); use run() to run all pending work")
-        precondition(seconds >= 0, "Rivulet: TestScheduler.advance(by:) cannot move time backwards (got \(seconds) s); use rewind(by:)")
+        precondition(seconds.isFinite, "Rivulet: TestScheduler.advance(by:): interval is \(seconds) s; it must be finite, use run() to run all pending work")
+        precondition(seconds >= 0, "Rivulet: TestScheduler.advance(by:): interval is \(seconds) s; time cannot move backwards, use rewind(by:)")
         return target(advancingBy: DispatchTimeInterval(seconds: seconds))
     }
 
@@ -290,7 +296,7 @@ public final class TestScheduler: DateScheduler {
         state.withLock { state in
             precondition(
                 date >= state.nowDate,
-                "Rivulet: TestScheduler.advance(to:) cannot move time backwards from \(state.nowDate) to \(date); use rewind(by:)"
+                "Rivulet: TestScheduler.advance(to:): date is \(date); time cannot move backwards from \(state.nowDate), use rewind(by:)"
             )
             return (max(state.offset(of: date), state.now), date)
         }
@@ -324,9 +330,10 @@ public final class TestScheduler: DateScheduler {
         precondition(
             count <= limit,
             """
-            Rivulet: TestScheduler.run() ran \(limit) actions and work remains: a repeating schedule \
-            that is never disposed of (or work that keeps rescheduling itself) would run forever. \
-            Dispose of it, or use advance(by:) / advance(to:) to run a bounded stretch of time.
+            Rivulet: TestScheduler.run(): pending work is still there after \(limit) actions; it must \
+            run out, and a repeating schedule that is never disposed of (or work that keeps \
+            rescheduling itself) never does, dispose of it or use advance(by:) / advance(to:) to run \
+            a bounded stretch of time
             """
         )
     }

@@ -1,7 +1,7 @@
 extension Signal {
     /// Attaches `observer`, which receives every event from now on.
     ///
-    /// - returns: A disposable that detaches the observer, or `nil` if the signal had already
+    /// - Returns: A disposable that detaches the observer, or `nil` if the signal had already
     ///   terminated, in which case `observer` has just received `interrupted` (S3).
     @inlinable
     @discardableResult

@@ -27,7 +27,8 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
 
     /// A signal together with its input observer.
     ///
-    /// - parameter disposable: Disposed of when the signal terminates or is disposed of.
+    /// - Parameters:
+    ///   - disposable: Disposed of when the signal terminates or is disposed of.
     public static func pipe(disposable: Disposable? = nil) -> (output: Signal, input: Observer) {
         // No lifetime object: the disposable itself is the signal's resources.
         let core = SignalCore<Value, Error>(resources: disposable)

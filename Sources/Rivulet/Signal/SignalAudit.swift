@@ -58,7 +58,7 @@ package enum SignalAudit {
     private static let auditorKey: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "Rivulet: no thread-specific key for the signal audit (\(status))")
+        precondition(status == 0, "Rivulet: pthread_key_create failed with \(status) for the signal audit; the audit needs a thread-specific key (internal error)")
         return key
     }()
 }

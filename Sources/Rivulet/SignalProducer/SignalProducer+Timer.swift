@@ -32,7 +32,7 @@ extension SignalProducer where Value == Date, Error == Never {
         leeway: DispatchTimeInterval
     ) -> SignalProducer<Date, Never> {
         interval.checkTickInterval(for: "timer(interval:on:leeway:)")
-        precondition((leeway.nanosecondCount ?? .max) >= 0, "Rivulet: timer(interval:on:leeway:) needs a non-negative leeway, got \(leeway)")
+        precondition((leeway.nanosecondCount ?? .max) >= 0, "Rivulet: timer(interval:on:leeway:): leeway is \(leeway); it must be 0 or more")
         return .fused({ downstream, lifetime in
             let inbox = Mailbox<Void> { _ in downstream(.value(scheduler.currentDate)) }
             lifetime.observeEnded { inbox.close() }
@@ -109,8 +109,8 @@ extension DispatchTimeInterval {
     /// ticks endlessly at one instant; Rivulet rejects it (and `.never`, which would never tick).
     func checkTickInterval(for operatorName: String) {
         guard let nanoseconds = nanosecondCount else {
-            preconditionFailure("Rivulet: \(operatorName) needs an interval that ticks; .never never does")
+            preconditionFailure("Rivulet: \(operatorName): interval is .never; it must be greater than 0 and not .never")
         }
-        precondition(nanoseconds > 0, "Rivulet: \(operatorName) needs a positive interval, got \(self)")
+        precondition(nanoseconds > 0, "Rivulet: \(operatorName): interval is \(self); it must be greater than 0 and not .never")
     }
 }

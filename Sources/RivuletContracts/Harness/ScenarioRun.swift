@@ -117,7 +117,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         switch subject.build {
         case let .signal(make): make(input.makeSignal(), context)
         case let .signalPair(make): make(input.makeSignal(), secondInput.makeSignal(), context)
-        case .producer, .producerPair: preconditionFailure("RivuletContracts: a producer subject has no signal form")
+        case .producer, .producerPair: preconditionFailure("RivuletContracts: a producer subject was asked for a signal; only signal subjects run as signals (internal error)")
         }
     }
 
@@ -125,7 +125,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         switch subject.build {
         case let .producer(make): make(input.makeProducer(), context)
         case let .producerPair(make): make(input.makeProducer(), secondInput.makeProducer(), context)
-        case .signal, .signalPair: preconditionFailure("RivuletContracts: a signal subject has no producer form")
+        case .signal, .signalPair: preconditionFailure("RivuletContracts: a signal subject was asked for a producer; only producer subjects run as producers (internal error)")
         }
     }
 

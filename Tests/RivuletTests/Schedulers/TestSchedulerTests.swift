@@ -348,7 +348,7 @@ struct TestSchedulerTests {
             scheduler.advance(by: .seconds(1))
             scheduler.rewind(by: .seconds(2))
         }
-        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("cannot move time before the scheduler's start date"))
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("Rivulet: TestScheduler.rewind(by:): interval is 2000000000 ns; time cannot move before the scheduler's start date"))
     }
 
     @Test func repeatingWithAnInvalidIntervalIsAProgrammingError() async {
@@ -366,6 +366,6 @@ struct TestSchedulerTests {
             _ = scheduler.schedule(after: .seconds(1), interval: .seconds(1)) {}
             scheduler.run()
         }
-        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("TestScheduler.run() ran 1000000 actions"))
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("Rivulet: TestScheduler.run(): pending work is still there after 1000000 actions"))
     }
 }

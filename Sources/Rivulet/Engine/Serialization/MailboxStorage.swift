@@ -170,11 +170,11 @@ final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, Mai
             PlatformLocking.lock(&sync.pointee.lock)
             defer { PlatformLocking.unlock(&sync.pointee.lock) }
             var neededSlowPath = false
-            assert({ neededSlowPath = state.pointee.needsSlowPath; return true }())
+            assert({ neededSlowPath = state.pointee.needsSlowPath; return true }(), "Rivulet: the debug-only read of needsSlowPath returned false; it always returns true (internal error)")
             let result = body(&state.pointee)
             assert(
                 neededSlowPath || !state.pointee.needsSlowPath,
-                "Rivulet: work for the turn's owner was queued under withLock; use withTurnLock"
+                "Rivulet: work for the turn's owner was queued under withLock; such work must be queued under withTurnLock (internal error)"
             )
             return result
         }

@@ -51,8 +51,9 @@ struct GateRunner<Input>: Sendable {
 
     /// Starts a gate running `machine` in front of `downstream`, for a stream living in `lifetime`.
     ///
-    /// - parameter separatePrimary: Whether the primary source gets its own lifetime, which the
-    ///   machine can end early (`stopsPrimary`); otherwise it runs in `sources`.
+    /// - Parameters:
+    ///   - separatePrimary: Whether the primary source gets its own lifetime, which the
+    ///     machine can end early (`stopsPrimary`); otherwise it runs in `sources`.
     @usableFromInline
     init<Machine: GateStateMachine>(
         _ machine: Machine,

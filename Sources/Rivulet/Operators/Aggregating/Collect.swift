@@ -59,7 +59,7 @@ extension Signal.Event {
 /// Checks the argument of `collect(count:)`.
 @usableFromInline
 func precheckCollectCount(_ count: Int) {
-    precondition(count > 0, "collect(count:) needs a count greater than 0, got \(count)")
+    precondition(count > 0, "Rivulet: collect(count:): count is \(count); it must be greater than 0")
 }
 
 extension Signal {

@@ -119,7 +119,7 @@ extension SignalProducer {
     /// values of every run are forwarded, and the failure of the last allowed run ends the start.
     /// With a `count` of 0 it is this producer.
     public func retry(upTo count: Int) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "retry(upTo:) needs a count of at least 0, got \(count)")
+        precondition(count >= 0, "Rivulet: retry(upTo:): count is \(count); it must be 0 or more")
         if count == 0 { return self }
         return restarting(policy: .init(remaining: count) { event in
             if case .failed = event { true } else { false }
@@ -130,7 +130,7 @@ extension SignalProducer {
     /// run, and the last run's completion completes the start. A failure or an interruption ends
     /// it at once. With a `count` of 0 it completes at once without starting this producer.
     public func `repeat`(_ count: Int) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "repeat(_:) needs a count of at least 0, got \(count)")
+        precondition(count >= 0, "Rivulet: repeat(_:): count is \(count); it must be 0 or more")
         if count == 0 { return .empty }
         if count == 1 { return self }
         return restarting(policy: .init(remaining: count - 1) { event in event.isCompleted })

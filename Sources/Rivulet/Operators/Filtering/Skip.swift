@@ -46,10 +46,10 @@ extension Signal.Event {
 extension Signal {
     /// A signal that drops the first `count` values of this signal, then forwards everything.
     ///
-    /// - precondition: `count` is not negative.
+    /// - Precondition: `count` is not negative.
     @inlinable
     public func skip(first count: Int) -> Signal<Value, Error> {
-        precondition(count >= 0, "skip(first:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: skip(first:): count is \(count); it must be 0 or more")
         guard count > 0 else { return self }
         return flatMapEvent(Event.skip(first: count))
     }
@@ -82,10 +82,10 @@ extension Signal {
 extension SignalProducer {
     /// A producer that drops the first `count` values of each start, then forwards everything.
     ///
-    /// - precondition: `count` is not negative.
+    /// - Precondition: `count` is not negative.
     @inlinable
     public func skip(first count: Int) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "skip(first:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: skip(first:): count is \(count); it must be 0 or more")
         guard count > 0 else { return self }
         return flatMapEvent(Signal.Event.skip(first: count))
     }

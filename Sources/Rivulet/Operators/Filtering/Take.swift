@@ -85,10 +85,10 @@ extension Signal {
     /// With a `count` of zero the result has already completed, so observers see `interrupted`
     /// (S3), as in ReactiveSwift.
     ///
-    /// - precondition: `count` is not negative.
+    /// - Precondition: `count` is not negative.
     @inlinable
     public func take(first count: Int) -> Signal<Value, Error> {
-        precondition(count >= 0, "take(first:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: take(first:): count is \(count); it must be 0 or more")
         guard count > 0 else { return .empty }
         return flatMapEvent(Event.take(first: count))
     }
@@ -96,10 +96,10 @@ extension Signal {
     /// A signal that waits for this signal to complete, then sends its last `count` values and
     /// completes. A failure or interruption is forwarded at once and the kept values are dropped.
     ///
-    /// - precondition: `count` is not negative.
+    /// - Precondition: `count` is not negative.
     @inlinable
     public func take(last count: Int) -> Signal<Value, Error> {
-        precondition(count >= 0, "take(last:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: take(last:): count is \(count); it must be 0 or more")
         return flatMapEvent(Event.take(last: count))
     }
 
@@ -164,10 +164,10 @@ extension SignalProducer {
     /// With a `count` of zero the result is interrupted at once without starting this producer,
     /// as in ReactiveSwift.
     ///
-    /// - precondition: `count` is not negative.
+    /// - Precondition: `count` is not negative.
     @inlinable
     public func take(first count: Int) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "take(first:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: take(first:): count is \(count); it must be 0 or more")
         guard count > 0 else { return .fused({ downstream, _ in downstream(.interrupted) }) }
         return flatMapEvent(Signal.Event.take(first: count))
     }
@@ -175,10 +175,10 @@ extension SignalProducer {
     /// A producer that waits for each start to complete, then sends its last `count` values and
     /// completes. A failure or interruption is forwarded at once and the kept values are dropped.
     ///
-    /// - precondition: `count` is not negative.
+    /// - Precondition: `count` is not negative.
     @inlinable
     public func take(last count: Int) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "take(last:) needs a count of zero or more")
+        precondition(count >= 0, "Rivulet: take(last:): count is \(count); it must be 0 or more")
         return flatMapEvent(Signal.Event.take(last: count))
     }
 

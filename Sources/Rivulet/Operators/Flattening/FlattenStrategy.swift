@@ -41,9 +41,9 @@ public struct FlattenStrategy: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Completes once the outer stream and every inner stream have completed.
     ///
-    /// - precondition: `limit` is greater than zero.
+    /// - Precondition: `limit` is greater than zero.
     public static func concurrent(limit: UInt) -> FlattenStrategy {
-        precondition(limit > 0, "Rivulet: FlattenStrategy.concurrent(limit:) needs a limit greater than zero")
+        precondition(limit > 0, "Rivulet: FlattenStrategy.concurrent(limit:): limit is \(limit); it must be greater than 0")
         return FlattenStrategy(kind: .concurrent(limit: limit))
     }
 

@@ -160,7 +160,7 @@ extension SignalProducer {
     /// one of its starts are gone: ending a single start does not stop it. `capacity` may be 0
     /// (replay only the terminal event) or `Int.max` (replay everything).
     public func replayLazily(upTo capacity: Int) -> SignalProducer<Value, Error> {
-        precondition(capacity >= 0, "replayLazily(upTo:) needs a capacity of at least 0, got \(capacity)")
+        precondition(capacity >= 0, "Rivulet: replayLazily(upTo:): capacity is \(capacity); it must be 0 or more")
         let keeper = ReplayKeeper(upstream: self, capacity: capacity)
         return .fused({ downstream, lifetime in
             keeper.attach(downstream, lifetime)

@@ -59,7 +59,7 @@ extension Signal.Event {
         _ interval: TimeInterval,
         on scheduler: DateScheduler
     ) -> EventTransform<Value, Error, Value, Error> {
-        precondition(interval >= 0, "Rivulet: delay(_:on:) needs a non-negative interval, got \(interval)")
+        precondition(interval >= 0, "Rivulet: delay(_:on:): interval is \(interval); it must be 0 or more")
         return { downstream, lifetime in
             TimedStage.running(
                 DelayStateMachine<Value, Error>(interval: interval),

@@ -119,7 +119,8 @@ extension Signal {
     /// serial one (`QueueScheduler`, `UIScheduler`) every event is also delivered on its thread.
     /// With `ImmediateScheduler` delivery stays synchronous.
     ///
-    /// - Parameter scheduler: Where the events are delivered.
+    /// - Parameters:
+    ///   - scheduler: Where the events are delivered.
     @inlinable
     public func observe(on scheduler: Scheduler) -> Signal<Value, Error> {
         flatMapEvent(Event.observe(on: scheduler))
@@ -130,7 +131,8 @@ extension SignalProducer {
     /// A producer whose events are delivered through `scheduler`, in order; see
     /// `Signal.observe(on:)`. The start itself is not moved: see `start(on:)` for that.
     ///
-    /// - Parameter scheduler: Where the events are delivered.
+    /// - Parameters:
+    ///   - scheduler: Where the events are delivered.
     @inlinable
     public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.observe(on: scheduler))

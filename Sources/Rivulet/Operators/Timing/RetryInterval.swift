@@ -16,8 +16,8 @@ extension SignalProducer {
     ///   - interval: The wait before each retry, in seconds; not negative (precondition).
     ///   - scheduler: The clock, and where retries start.
     public func retry(upTo count: Int, interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
-        precondition(count >= 0, "Rivulet: retry(upTo:interval:on:) needs a non-negative count, got \(count)")
-        precondition(interval >= 0, "Rivulet: retry(upTo:interval:on:) needs a non-negative interval, got \(interval)")
+        precondition(count >= 0, "Rivulet: retry(upTo:interval:on:): count is \(count); it must be 0 or more")
+        precondition(interval >= 0, "Rivulet: retry(upTo:interval:on:): interval is \(interval); it must be 0 or more")
         guard count > 0 else { return self }
         // Built from `retry(upTo:)` (O2): a failure that will be retried is held back for
         // `interval` on the scheduler, then passed on, and `retry(upTo:)` starts the next attempt

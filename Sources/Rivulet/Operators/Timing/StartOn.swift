@@ -6,7 +6,8 @@ extension SignalProducer {
     /// delivery too. Disposing of the start before the scheduler ran it cancels it: this producer
     /// is then never started.
     ///
-    /// - Parameter scheduler: Where each start runs.
+    /// - Parameters:
+    ///   - scheduler: Where each start runs.
     public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
         .fused({ downstream, lifetime in
             // The scheduler's callback carries nothing; the mailbox hands the start (with the
