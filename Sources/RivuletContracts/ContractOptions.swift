@@ -54,7 +54,8 @@ public struct ContractOptions: Sendable {
         settleTime: Double = 3_600
     ) {
         precondition(deadline > 0, "RivuletContracts: ContractOptions.init: deadline is \(deadline); it must be greater than 0")
-        precondition(senderThreads >= 2, "RivuletContracts: ContractOptions.init: senderThreads is \(senderThreads); it must be 2 or more")
+        precondition(
+            senderThreads >= 2, "RivuletContracts: ContractOptions.init: senderThreads is \(senderThreads); it must be 2 or more")
         precondition(settleTime >= 0, "RivuletContracts: ContractOptions.init: settleTime is \(settleTime); it must be 0 or more")
         self.deadline = deadline
         self.handlesFailure = handlesFailure

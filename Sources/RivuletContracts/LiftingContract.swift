@@ -27,12 +27,13 @@ extension OperatorContract {
         )
         var violations = signalReport.violations + producerReport.violations
         for (scenario, fromSignal, fromProducer) in signalReport.disagreements(with: producerReport) {
-            violations.append(ContractViolation(
-                clause: .p3,
-                scenario: scenario,
-                explanation: "the signal form delivered \(fromSignal), the producer form \(fromProducer)",
-                trace: []
-            ))
+            violations.append(
+                ContractViolation(
+                    clause: .p3,
+                    scenario: scenario,
+                    explanation: "the signal form delivered \(fromSignal), the producer form \(fromProducer)",
+                    trace: []
+                ))
         }
         return ContractReport(
             subject: name,

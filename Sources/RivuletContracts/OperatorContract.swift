@@ -153,11 +153,13 @@ public enum ProducerOperatorContract {
         _ name: String,
         inputs: [Input],
         options: ContractOptions = .default,
-        _ operator: @escaping @Sendable (SignalProducer<Input, ContractError>, TestScheduler) -> SignalProducer<Output, OutputError>
+        _ operator:
+            @escaping @Sendable (SignalProducer<Input, ContractError>, TestScheduler) -> SignalProducer<Output, OutputError>
     ) -> ContractReport {
         ContractRunner.report(
             name,
-            ContractSubject(build: .producer { producer, context in `operator`(producer, context.scheduler!) }, usesScheduler: true),
+            ContractSubject(
+                build: .producer { producer, context in `operator`(producer, context.scheduler!) }, usesScheduler: true),
             options, inputs, error: ContractError(code: 1)
         )
     }
@@ -167,7 +169,8 @@ public enum ProducerOperatorContract {
         _ name: String,
         inputs: [Input],
         options: ContractOptions = .default,
-        _ operator: @escaping @Sendable (SignalProducer<Input, ContractError>, UserCodeProbe) -> SignalProducer<Output, OutputError>
+        _ operator:
+            @escaping @Sendable (SignalProducer<Input, ContractError>, UserCodeProbe) -> SignalProducer<Output, OutputError>
     ) -> ContractReport {
         ContractRunner.report(
             name,

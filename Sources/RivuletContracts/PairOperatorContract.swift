@@ -20,7 +20,8 @@ extension OperatorContract {
         _ name: String,
         inputs: [Input],
         options: ContractOptions = .default,
-        _ operator: @escaping @Sendable (Signal<Input, ContractError>, Signal<Input, ContractError>) -> Signal<Output, OutputError>
+        _ operator:
+            @escaping @Sendable (Signal<Input, ContractError>, Signal<Input, ContractError>) -> Signal<Output, OutputError>
     ) -> ContractReport {
         ContractRunner.report(
             name,
@@ -37,7 +38,8 @@ extension ProducerOperatorContract {
         _ name: String,
         inputs: [Input],
         options: ContractOptions = .default,
-        _ operator: @escaping @Sendable (SignalProducer<Input, ContractError>, SignalProducer<Input, ContractError>)
+        _ operator:
+            @escaping @Sendable (SignalProducer<Input, ContractError>, SignalProducer<Input, ContractError>)
             -> SignalProducer<Output, OutputError>
     ) -> ContractReport {
         ContractRunner.report(

@@ -50,7 +50,10 @@ public enum PropertyContract {
         options: ContractOptions = .default,
         _ compose: @escaping @Sendable (MutableProperty<Input>) -> P
     ) -> ContractReport {
-        precondition(values.count >= 3, "RivuletContracts: PropertyContract.verify(_:values:options:_:): values.count is \(values.count); it must be 3 or more (the source's initial value and two changes)")
+        precondition(
+            values.count >= 3,
+            "RivuletContracts: PropertyContract.verify(_:values:options:_:): values.count is \(values.count); it must be 3 or more (the source's initial value and two changes)"
+        )
         return run(name, composed: true, options: options) { PropertyFixture<P.Value>.composed(values: values, compose) }
     }
 
@@ -80,7 +83,10 @@ public enum PropertyContract {
         options: ContractOptions = .default,
         _ make: @escaping @Sendable () -> (property: P, set: @Sendable (P.Value) -> Void)
     ) -> ContractReport where P.Value: Sendable {
-        precondition(values.count >= 2, "RivuletContracts: PropertyContract.verify(_:values:options:_:): values.count is \(values.count); it must be 2 or more")
+        precondition(
+            values.count >= 2,
+            "RivuletContracts: PropertyContract.verify(_:values:options:_:): values.count is \(values.count); it must be 2 or more"
+        )
         return run(name, composed: false, options: options) { PropertyFixture<P.Value>.standalone(values: values, make()) }
     }
 

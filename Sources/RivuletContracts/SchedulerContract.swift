@@ -49,7 +49,8 @@ public enum SchedulerContract {
         _ makeScheduler: @escaping @Sendable () -> S
     ) -> ContractReport {
         let clock: SchedulerClock<S> = drive.map { .driven($0) } ?? .realTime
-        let (names, violations) = run(plainScenarios(), clock: clock, immediate: runsActionsImmediately, options: options, makeScheduler)
+        let (names, violations) = run(
+            plainScenarios(), clock: clock, immediate: runsActionsImmediately, options: options, makeScheduler)
         return ContractReport(
             subject: name,
             clausesChecked: plainClauses(immediate: runsActionsImmediately),
@@ -94,7 +95,8 @@ public enum SchedulerContract {
             ("dates in order", { $0.datesInOrder() }),
             ("repeating until disposed of", { $0.repeatingStopsAfterDisposal() }),
         ]
-        let (names, violations) = run(plainScenarios() + dateScenarios, clock: clock, immediate: false, options: options, makeScheduler)
+        let (names, violations) = run(
+            plainScenarios() + dateScenarios, clock: clock, immediate: false, options: options, makeScheduler)
         return ContractReport(
             subject: name,
             clausesChecked: plainClauses(immediate: false) + [.e7],
@@ -131,10 +133,18 @@ public enum SchedulerContract {
             names.append(name)
             // Making the scheduler is user code too: it runs under the deadline like the rest.
             let made = Locked<S?>(nil)
-            guard runOnNewThread(deadline: options.deadline, { let scheduler = makeScheduler(); made.withLock { $0 = scheduler } }),
-                  let scheduler = made.withLock({ $0 })
+            guard
+                runOnNewThread(
+                    deadline: options.deadline,
+                    {
+                        let scheduler = makeScheduler(); made.withLock { $0 = scheduler }
+                    }),
+                let scheduler = made.withLock({ $0 })
             else {
-                violations.append(ContractViolation(clause: .o6, scenario: name, explanation: "making the scheduler did not return within \(options.deadline) s", trace: []))
+                violations.append(
+                    ContractViolation(
+                        clause: .o6, scenario: name,
+                        explanation: "making the scheduler did not return within \(options.deadline) s", trace: []))
                 break
             }
             let run = SchedulerRun(name, scheduler: scheduler, clock: clock, isImmediate: immediate, options: options)

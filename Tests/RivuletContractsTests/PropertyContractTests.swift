@@ -46,7 +46,8 @@ import Testing
         let reports = [
             PropertyContract.verify("map", values: [1, 2, 3]) { (source: MutableProperty<Int>) in source.map { $0 * 2 } },
             PropertyContract.verify("Property(_:)", values: [1, 2, 3]) { (source: MutableProperty<Int>) in Property(source) },
-            PropertyContract.verify("skipRepeats", values: [1, 1, 2, 2]) { (source: MutableProperty<Int>) in source.skipRepeats() },
+            PropertyContract.verify("skipRepeats", values: [1, 1, 2, 2]) { (source: MutableProperty<Int>) in source.skipRepeats()
+            },
             PropertyContract.verify("combineLatest(with:)", values: [1, 2, 3]) { (source: MutableProperty<Int>) in
                 source.combineLatest(with: source.map { -$0 })
             },

@@ -52,7 +52,9 @@ let host = ProcessInfo.processInfo
 print("Rivulet benchmarks, \(Date()), \(host.activeProcessorCount) cores, \(host.operatingSystemVersionString)")
 print("Best of 5 runs per cell, each after a warm-up; release build; ns and allocations per operation.")
 print()
-print("| # | workload | per | Rivulet ns | OpenCombine ns | baseline ns | Rivulet/OpenCombine | Rivulet/baseline | Rivulet allocs | OpenCombine allocs | Rivulet live B | OpenCombine live B | targets |")
+print(
+    "| # | workload | per | Rivulet ns | OpenCombine ns | baseline ns | Rivulet/OpenCombine | Rivulet/baseline | Rivulet allocs | OpenCombine allocs | Rivulet live B | OpenCombine live B | targets |"
+)
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for workload in Workload.all where filter == nil || filter == workload.number {
     let rivulet = measure(workload.rivulet, operations: workload.operations)

@@ -17,7 +17,8 @@ struct ActionState<StateValue> {
 
     mutating func endExecution() {
         guard isExecuting else {
-            preconditionFailure("Rivulet: an action ended an execution it had not begun; every end follows a begin (internal error)")
+            preconditionFailure(
+                "Rivulet: an action ended an execution it had not begun; every end follows a begin (internal error)")
         }
         isExecuting = false
     }

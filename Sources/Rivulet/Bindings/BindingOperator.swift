@@ -41,7 +41,8 @@ extension Signal.Observer {
 /// Starts `producer` into `target` for the target's lifetime.
 private func bind<Value>(_ producer: SignalProducer<Value, Never>, to target: BindingTarget<Value>) -> Disposable? {
     guard !target.lifetime.hasEnded else { return nil }
-    return producer
+    return
+        producer
         .take(during: target.lifetime)
         .startWithValues(target.action)
 }

@@ -24,9 +24,11 @@ extension PropertyProtocol {
     public static func combineLatest<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
         _ a: A, _ b: B, _ rest: repeat each C
     ) -> Property<(A.Value, B.Value, repeat (each C).Value)> where A.Value == Value {
-        Property(combining: ranks(a, b, repeat each rest), .combiningPack(
-            CombineLatestStateMachine<Any>.self, a.producer, b.producer, repeat (each rest).producer
-        ))
+        Property(
+            combining: ranks(a, b, repeat each rest),
+            .combiningPack(
+                CombineLatestStateMachine<Any>.self, a.producer, b.producer, repeat (each rest).producer
+            ))
     }
 
     /// A property of tuples of the given properties' values, matched change by change.
@@ -34,9 +36,10 @@ extension PropertyProtocol {
     public static func zip<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
         _ a: A, _ b: B, _ rest: repeat each C
     ) -> Property<(A.Value, B.Value, repeat (each C).Value)> where A.Value == Value {
-        Property(composing: .combiningPack(
-            ZipStateMachine<Any>.self, a.producer, b.producer, repeat (each rest).producer
-        ), rank: ranks(a, b, repeat each rest).max()! + 1)
+        Property(
+            composing: .combiningPack(
+                ZipStateMachine<Any>.self, a.producer, b.producer, repeat (each rest).producer
+            ), rank: ranks(a, b, repeat each rest).max()! + 1)
     }
 
     /// A property of arrays of the latest values of `properties`, or `nil` if there are none.
@@ -53,7 +56,9 @@ extension PropertyProtocol {
 
     /// A property of arrays of the latest values of `properties`; with none, it is `emptySentinel`.
     @inlinable
-    public static func combineLatest<S: Sequence>(_ properties: S, emptySentinel: [S.Element.Value]) -> Property<[S.Element.Value]>
+    public static func combineLatest<S: Sequence>(_ properties: S, emptySentinel: [S.Element.Value]) -> Property<
+        [S.Element.Value]
+    >
     where S.Element: PropertyProtocol, S.Element.Value == Value {
         let properties = Array(properties)
         return Property(

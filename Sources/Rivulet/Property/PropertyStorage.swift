@@ -29,7 +29,9 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     var value: Value {
         state.withLock { state in
             guard let value = state.value else {
-                preconditionFailure("Rivulet: a composed property was read before its source sent a value; composition stops at once when the source sends none (internal error)")
+                preconditionFailure(
+                    "Rivulet: a composed property was read before its source sent a value; composition stops at once when the source sends none (internal error)"
+                )
             }
             return value
         }
@@ -126,17 +128,18 @@ final class PropertyStorage<Value>: @unchecked Sendable {
             let (current, queuedValues) = state.withLock { ($0.value!, $0.pendingValues) }
             observer.send(value: current)
             var toSkip = queuedValues
-            let attachment = core.observe(Signal.Observer { event in
-                switch event {
-                case .value where toSkip > 0:
-                    toSkip -= 1
-                case .value, .completed:
-                    observer.send(event)
-                case .interrupted, .failed:
-                    // A property's end is a completion, whatever ended its signal.
-                    observer.sendCompleted()
-                }
-            })
+            let attachment = core.observe(
+                Signal.Observer { event in
+                    switch event {
+                    case .value where toSkip > 0:
+                        toSkip -= 1
+                    case .value, .completed:
+                        observer.send(event)
+                    case .interrupted, .failed:
+                        // A property's end is a completion, whatever ended its signal.
+                        observer.sendCompleted()
+                    }
+                })
             return (attachment, nil)
         }
     }

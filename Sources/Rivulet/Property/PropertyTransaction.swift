@@ -64,7 +64,10 @@ final class TransactionContext {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "Rivulet: pthread_key_create failed with \(status) for property transactions; transactions need a thread-specific key (internal error)")
+        precondition(
+            status == 0,
+            "Rivulet: pthread_key_create failed with \(status) for property transactions; transactions need a thread-specific key (internal error)"
+        )
         return key
     }()
 

@@ -104,7 +104,8 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
         let latest = inner.withValue { initial in
             // Holding `inner`'s turn: no change can slip between the first result and the binding.
             let latest = MutableProperty(Result(initial, validator(initial)))
-            latest <~ inner.signal
+            latest
+                <~ inner.signal
                 .filter { _ in writebackThread.withLock { $0 } != ThreadID.current }
                 .map { Result($0, validator($0)) }
             return latest

@@ -66,7 +66,8 @@ extension DateScheduler {
             if let relative = self as? any RelativeDateScheduler {
                 disposable = relative.schedule(after: interval, interval: interval, leeway: leeway, action: tick)
             } else {
-                disposable = schedule(after: currentDate.addingTimeInterval(interval), interval: interval, leeway: leeway, action: tick)
+                disposable = schedule(
+                    after: currentDate.addingTimeInterval(interval), interval: interval, leeway: leeway, action: tick)
             }
             continuation.onTermination = { _ in
                 disposable?.dispose()

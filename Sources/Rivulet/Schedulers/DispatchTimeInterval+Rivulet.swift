@@ -80,7 +80,9 @@ extension DispatchTimeInterval {
     /// errors and stop with a precondition failure naming `caller`.
     func checkedRepeatInterval(for caller: String) -> Int64 {
         guard let nanoseconds = nanosecondCount else {
-            preconditionFailure("Rivulet: \(caller): interval is .never; it must be greater than 0 and not .never, schedule a single action instead")
+            preconditionFailure(
+                "Rivulet: \(caller): interval is .never; it must be greater than 0 and not .never, schedule a single action instead"
+            )
         }
         precondition(nanoseconds > 0, "Rivulet: \(caller): interval is \(self); it must be greater than 0 and not .never")
         return nanoseconds

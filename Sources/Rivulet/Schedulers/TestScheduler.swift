@@ -277,9 +277,12 @@ public final class TestScheduler: DateScheduler {
 
     private func target(advancingBy interval: DispatchTimeInterval) -> Target {
         guard let nanoseconds = interval.nanosecondCount else {
-            preconditionFailure("Rivulet: TestScheduler.advance(by:): interval is .never; it must be finite, use run() to run all pending work")
+            preconditionFailure(
+                "Rivulet: TestScheduler.advance(by:): interval is .never; it must be finite, use run() to run all pending work")
         }
-        precondition(nanoseconds >= 0, "Rivulet: TestScheduler.advance(by:): interval is \(interval); time cannot move backwards, use rewind(by:)")
+        precondition(
+            nanoseconds >= 0,
+            "Rivulet: TestScheduler.advance(by:): interval is \(interval); time cannot move backwards, use rewind(by:)")
         return state.withLock { state in
             let offset = state.now.saturatingAdding(nanoseconds)
             return (offset, state.date(atOffset: offset))
@@ -287,8 +290,12 @@ public final class TestScheduler: DateScheduler {
     }
 
     private func target(advancingBy seconds: TimeInterval) -> Target {
-        precondition(seconds.isFinite, "Rivulet: TestScheduler.advance(by:): interval is \(seconds) s; it must be finite, use run() to run all pending work")
-        precondition(seconds >= 0, "Rivulet: TestScheduler.advance(by:): interval is \(seconds) s; time cannot move backwards, use rewind(by:)")
+        precondition(
+            seconds.isFinite,
+            "Rivulet: TestScheduler.advance(by:): interval is \(seconds) s; it must be finite, use run() to run all pending work")
+        precondition(
+            seconds >= 0,
+            "Rivulet: TestScheduler.advance(by:): interval is \(seconds) s; time cannot move backwards, use rewind(by:)")
         return target(advancingBy: DispatchTimeInterval(seconds: seconds))
     }
 

@@ -180,7 +180,10 @@ struct TestSchedulerQueue {
 
     /// Moves the clock back by `nanoseconds`, which must not take it before the start date.
     mutating func rewind(by nanoseconds: Int64) {
-        precondition(nanoseconds >= 0, "Rivulet: TestScheduler.rewind(by:): interval is \(nanoseconds) ns; it must be 0 or more, use advance(by:) to move forward")
+        precondition(
+            nanoseconds >= 0,
+            "Rivulet: TestScheduler.rewind(by:): interval is \(nanoseconds) ns; it must be 0 or more, use advance(by:) to move forward"
+        )
         precondition(
             nanoseconds <= now,
             "Rivulet: TestScheduler.rewind(by:): interval is \(nanoseconds) ns; time cannot move before the scheduler's start date (\(date(atOffset: 0)))"

@@ -169,7 +169,9 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @inlinable
     mutating func nextStep(on thread: ThreadID, owner: inout TurnOwner, turn: inout Turn) -> TurnAction {
         guard owner == TurnOwner(thread) else {
-            preconditionFailure("Rivulet: a delivery step ran on a thread that does not hold the turn (owner \(owner.rawValue)); only the turn's owner steps (internal error)")
+            preconditionFailure(
+                "Rivulet: a delivery step ran on a thread that does not hold the turn (owner \(owner.rawValue)); only the turn's owner steps (internal error)"
+            )
         }
         applyPendingChanges(into: &turn)
         if case .terminated = lifecycle {
@@ -267,7 +269,9 @@ struct DeliveryState<Value, Error: Swift.Error> {
                 }
                 // `add` refuses a terminated signal, and termination (committed or silent) waits
                 // until the pending changes are applied.
-                preconditionFailure("Rivulet: an observer attached during a turn outlived the signal's termination; termination waits until pending changes are applied (internal error)")
+                preconditionFailure(
+                    "Rivulet: an observer attached during a turn outlived the signal's termination; termination waits until pending changes are applied (internal error)"
+                )
             case let .detach(attachment):
                 // The change itself keeps the attachment until after the lock (below).
                 _ = observers.remove(attachment)

@@ -58,7 +58,10 @@ package enum SignalAudit {
     private static let auditorKey: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "Rivulet: pthread_key_create failed with \(status) for the signal audit; the audit needs a thread-specific key (internal error)")
+        precondition(
+            status == 0,
+            "Rivulet: pthread_key_create failed with \(status) for the signal audit; the audit needs a thread-specific key (internal error)"
+        )
         return key
     }()
 }

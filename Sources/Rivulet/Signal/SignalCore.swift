@@ -97,7 +97,9 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                 turn.turnstile.unsafelyUnwrapped.signal()
                 return
             case .wait:
-                preconditionFailure("Rivulet: a thread already holding the delivery turn was told to wait; the turn's owner never waits (internal error)")
+                preconditionFailure(
+                    "Rivulet: a thread already holding the delivery turn was told to wait; the turn's owner never waits (internal error)"
+                )
             }
             action = storage.withTurnLock { $0.nextStep(on: thread, owner: &$1, turn: &turn) }
         }

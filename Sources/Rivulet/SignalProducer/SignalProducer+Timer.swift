@@ -32,7 +32,9 @@ extension SignalProducer where Value == Date, Error == Never {
         leeway: DispatchTimeInterval
     ) -> SignalProducer<Date, Never> {
         interval.checkTickInterval(for: "timer(interval:on:leeway:)")
-        precondition((leeway.nanosecondCount ?? .max) >= 0, "Rivulet: timer(interval:on:leeway:): leeway is \(leeway); it must be 0 or more")
+        precondition(
+            (leeway.nanosecondCount ?? .max) >= 0,
+            "Rivulet: timer(interval:on:leeway:): leeway is \(leeway); it must be 0 or more")
         return .fused({ downstream, lifetime in
             let inbox = Mailbox<Void> { _ in downstream(.value(scheduler.currentDate)) }
             lifetime.observeEnded { inbox.close() }

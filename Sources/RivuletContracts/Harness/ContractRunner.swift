@@ -9,7 +9,6 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     /// The failure the kit sends; `nil` for an input that cannot fail.
     let error: InputError?
 
-
     /// The report on `subject`, fed `inputs` and `error` (none for an input that cannot fail):
     /// what each public `verify` comes down to.
     static func report(
@@ -29,7 +28,8 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         var violations: [ContractViolation] = []
         var names: [String] = []
         var serialOutputs: [String: [String]] = [:]
-        let scenarios = subject.isPair
+        let scenarios =
+            subject.isPair
             ? Scenario<Input, InputError>.forPairs(values: values, error: error, senderThreads: options.senderThreads)
             : Scenario<Input, InputError>.all(
                 values: values, error: error, senderThreads: options.senderThreads, probed: subject.usesProbe
@@ -100,12 +100,13 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         }
         for check in run.terminalChecks {
             if let (clause, explanation) = verdict(on: check, eventually: eventualEnd) {
-                outcome.violations.append(ContractViolation(
-                    clause: clause,
-                    scenario: scenario.name,
-                    explanation: explanation,
-                    trace: Array(run.recorder.trace.prefix(check.traceLength))
-                ))
+                outcome.violations.append(
+                    ContractViolation(
+                        clause: clause,
+                        scenario: scenario.name,
+                        explanation: explanation,
+                        trace: Array(run.recorder.trace.prefix(check.traceLength))
+                    ))
             }
         }
         if scenario.checksReplay, let mismatch = replayMismatch(of: run) {
@@ -178,7 +179,7 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         replay.settlesOnlyWhenTold = true
         let replayRun = ScenarioRun(replay, subject: subject, options: options)
         guard runOnNewThread(deadline: options.deadline, { replayRun.runSteps() }),
-              runOnNewThread(deadline: options.deadline, { replayRun.finish() })
+            runOnNewThread(deadline: options.deadline, { replayRun.finish() })
         else { return nil }
         let expected = replayRun.recorder.outputs
         let actual = run.recorder.outputs
@@ -199,7 +200,8 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     private func blocked(_ run: ScenarioRun<Input, InputError, Output, OutputError>) -> Outcome {
         let phase = run.recorder.phase
         let afterUserCode = phase.contains("from inside") || run.recorder.deliveredInPhase
-        let explanation = afterUserCode
+        let explanation =
+            afterUserCode
             ? "\(phase) did not return within \(options.deadline) s, and the subject got stuck after calling the "
                 + "observer: it seems to hold a lock while it runs user code"
             : "\(phase) did not return within \(options.deadline) s: the subject blocks"

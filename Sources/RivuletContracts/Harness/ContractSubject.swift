@@ -7,7 +7,8 @@ struct ContractSubject<Input: Sendable, InputError: Swift.Error, Output, OutputE
         case signal(@Sendable (Signal<Input, InputError>, SubjectContext) -> Signal<Output, OutputError>)
         case producer(@Sendable (SignalProducer<Input, InputError>, SubjectContext) -> SignalProducer<Output, OutputError>)
         /// An operator of two inputs, both driven by the kit.
-        case signalPair(@Sendable (Signal<Input, InputError>, Signal<Input, InputError>, SubjectContext) -> Signal<Output, OutputError>)
+        case signalPair(
+            @Sendable (Signal<Input, InputError>, Signal<Input, InputError>, SubjectContext) -> Signal<Output, OutputError>)
         case producerPair(
             @Sendable (SignalProducer<Input, InputError>, SignalProducer<Input, InputError>, SubjectContext)
                 -> SignalProducer<Output, OutputError>

@@ -56,33 +56,39 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
         ]
         if let error {
             scenarios.append(Scenario(name: "values then the first failed", steps: interleaved + [.send(.failed(error))]))
-            scenarios.append(Scenario(
-                name: "values then the second failed",
-                steps: interleaved + [.send(.failed(error), toSecondInput: true)]
-            ))
+            scenarios.append(
+                Scenario(
+                    name: "values then the second failed",
+                    steps: interleaved + [.send(.failed(error), toSecondInput: true)]
+                ))
         }
         let valueEvents = values.map { Event.value($0) }
         let racingTerminal: Event = error.map { .failed($0) } ?? .completed
-        scenarios.append(Scenario(
-            name: "terminal on the second input racing values on the first",
-            steps: [.concurrently([valueEvents + valueEvents + valueEvents], second: [[racingTerminal]])]
-        ))
+        scenarios.append(
+            Scenario(
+                name: "terminal on the second input racing values on the first",
+                steps: [.concurrently([valueEvents + valueEvents + valueEvents], second: [[racingTerminal]])]
+            ))
         let perInput = max(1, senderThreads / 2)
-        scenarios.append(Scenario(
-            name: "concurrent senders on both inputs",
-            steps: [
-                .concurrently(Array(repeating: valueEvents, count: perInput), second: Array(repeating: valueEvents, count: perInput)),
-            ] + bothComplete
-        ))
+        scenarios.append(
+            Scenario(
+                name: "concurrent senders on both inputs",
+                steps: [
+                    .concurrently(
+                        Array(repeating: valueEvents, count: perInput), second: Array(repeating: valueEvents, count: perInput))
+                ] + bothComplete
+            ))
         for count in 0...values.count {
             let sent = Array(interleaved.prefix(count * 2))
-            scenarios.append(Scenario(
-                name: "disposal after \(count) value\(count == 1 ? "" : "s") on each input",
-                steps: sent + [.dispose] + Array(interleaved.dropFirst(count * 2))
-            ))
+            scenarios.append(
+                Scenario(
+                    name: "disposal after \(count) value\(count == 1 ? "" : "s") on each input",
+                    steps: sent + [.dispose] + Array(interleaved.dropFirst(count * 2))
+                ))
         }
         if let first = values.first {
-            scenarios.append(Scenario(name: "re-entrant send from the observer", steps: interleaved + bothComplete, reentrantValue: first))
+            scenarios.append(
+                Scenario(name: "re-entrant send from the observer", steps: interleaved + bothComplete, reentrantValue: first))
         }
         scenarios.append(Scenario(name: "disposal from inside the observer", steps: interleaved, disposesFromInside: true))
         scenarios.append(Scenario(name: "two observers", steps: interleaved + bothComplete, secondObserver: true))
@@ -108,42 +114,48 @@ struct Scenario<Input: Sendable, InputError: Swift.Error>: Sendable {
         }
         let valueEvents = values.map { Event.value($0) }
         let racingTerminal: Event = error.map { .failed($0) } ?? .completed
-        scenarios.append(Scenario(
-            name: "terminal racing values",
-            steps: [.concurrently([valueEvents + valueEvents + valueEvents, [racingTerminal]])]
-        ))
-        scenarios.append(Scenario(
-            name: "concurrent senders",
-            steps: [.concurrently(Array(repeating: valueEvents, count: senderThreads)), .send(.completed)]
-        ))
-        for count in 0...values.count {
-            scenarios.append(Scenario(
-                name: "disposal after \(count) value\(count == 1 ? "" : "s")",
-                steps: Array(sends.prefix(count)) + [.dispose] + Array(sends.dropFirst(count))
+        scenarios.append(
+            Scenario(
+                name: "terminal racing values",
+                steps: [.concurrently([valueEvents + valueEvents + valueEvents, [racingTerminal]])]
             ))
+        scenarios.append(
+            Scenario(
+                name: "concurrent senders",
+                steps: [.concurrently(Array(repeating: valueEvents, count: senderThreads)), .send(.completed)]
+            ))
+        for count in 0...values.count {
+            scenarios.append(
+                Scenario(
+                    name: "disposal after \(count) value\(count == 1 ? "" : "s")",
+                    steps: Array(sends.prefix(count)) + [.dispose] + Array(sends.dropFirst(count))
+                ))
         }
         if let first = values.first {
-            scenarios.append(Scenario(
-                name: "re-entrant send from the observer",
-                steps: sends + [.send(.completed)],
-                reentrantValue: first
-            ))
+            scenarios.append(
+                Scenario(
+                    name: "re-entrant send from the observer",
+                    steps: sends + [.send(.completed)],
+                    reentrantValue: first
+                ))
         }
         scenarios.append(Scenario(name: "disposal from inside the observer", steps: sends, disposesFromInside: true))
         scenarios.append(Scenario(name: "two observers", steps: sends + [.send(.completed)], secondObserver: true))
         if probed, let first = values.first {
-            scenarios.append(Scenario(
-                name: "re-entrant send from the operator's closure",
-                steps: sends + [.send(.completed)],
-                reentrantValue: first,
-                actsFromUserCode: true
-            ))
-            scenarios.append(Scenario(
-                name: "disposal from inside the operator's closure",
-                steps: sends,
-                disposesFromInside: true,
-                actsFromUserCode: true
-            ))
+            scenarios.append(
+                Scenario(
+                    name: "re-entrant send from the operator's closure",
+                    steps: sends + [.send(.completed)],
+                    reentrantValue: first,
+                    actsFromUserCode: true
+                ))
+            scenarios.append(
+                Scenario(
+                    name: "disposal from inside the operator's closure",
+                    steps: sends,
+                    disposesFromInside: true,
+                    actsFromUserCode: true
+                ))
         }
         return scenarios
     }

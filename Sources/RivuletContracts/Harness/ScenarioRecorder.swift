@@ -56,11 +56,14 @@ final class ScenarioRecorder: Sendable {
         defer { state.withLock { $0.kitCalls[key, default: 1] -= 1 } }
         // E1 as the subject attempts it: Rivulet's signals drop an event sent after a completion
         // or failure, so only the signal audit can tell that the subject sent one.
-        return SignalAudit.withAuditor({ [self] signal, event in
-            guard !state.withLock({ $0.kitSignals.contains(signal) }) else { return }
-            violation(.e1, "the subject sent \(event) on a signal that had already completed or failed; "
-                + "Rivulet dropped it, so no observer saw it, but the subject's logic is wrong")
-        }, body)
+        return SignalAudit.withAuditor(
+            { [self] signal, event in
+                guard !state.withLock({ $0.kitSignals.contains(signal) }) else { return }
+                violation(
+                    .e1,
+                    "the subject sent \(event) on a signal that had already completed or failed; "
+                        + "Rivulet dropped it, so no observer saw it, but the subject's logic is wrong")
+            }, body)
     }
 
     /// Marks one of the kit's own input signals, whose dropped events the audit ignores.
@@ -88,15 +91,20 @@ final class ScenarioRecorder: Sendable {
             s.deliveries[key, default: 0] += 1
             s.deliveriesInPhase += 1
             if nested {
-                s.book.note(.e6, "\(text) was delivered while the observer was still handling the previous event on the same thread")
+                s.book.note(
+                    .e6, "\(text) was delivered while the observer was still handling the previous event on the same thread")
             }
             if elsewhere {
                 s.book.note(.e5, "\(text) was delivered on \(thread) while another thread was inside the observer")
             }
             if s.book.labels[key] == nil || thread.hasPrefix("foreign") {
-                s.book.note(.o5, "\(text) was delivered on \(thread), a thread the kit did not start: the subject introduced concurrency without a scheduler")
+                s.book.note(
+                    .o5,
+                    "\(text) was delivered on \(thread), a thread the kit did not start: the subject introduced concurrency without a scheduler"
+                )
             } else if s.kitCalls[key, default: 0] == 0 {
-                s.book.note(.e7, "\(text) was delivered on \(thread) after the kit's call had returned, not synchronously inside it")
+                s.book.note(
+                    .e7, "\(text) was delivered on \(thread) after the kit's call had returned, not synchronously inside it")
             }
             if s.outputEnd != .open {
                 s.book.note(.e1, "\(text) was delivered after the terminal event")
@@ -120,7 +128,10 @@ final class ScenarioRecorder: Sendable {
                 s.book.note(.e5, "the operator called its closure on \(thread) while it was running on another thread")
             }
             if thread.hasPrefix("foreign") {
-                s.book.note(.o5, "the operator called its closure on \(thread), a thread the kit did not start: it introduced concurrency without a scheduler")
+                s.book.note(
+                    .o5,
+                    "the operator called its closure on \(thread), a thread the kit did not start: it introduced concurrency without a scheduler"
+                )
             }
             s.userCode[key, default: 0] += 1
         }
@@ -159,6 +170,5 @@ final class ScenarioRecorder: Sendable {
     /// What the first observer saw before the kit disposed of the subject (a signal's observer
     /// then hears nothing more, a producer's start is interrupted), or all it saw.
     var outputsBeforeDisposal: [String] { state.withLock { $0.outputsAtDisposal ?? $0.outputs } }
-
 
 }

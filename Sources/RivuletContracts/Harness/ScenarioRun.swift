@@ -117,7 +117,10 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         switch subject.build {
         case let .signal(make): make(input.makeSignal(), context)
         case let .signalPair(make): make(input.makeSignal(), secondInput.makeSignal(), context)
-        case .producer, .producerPair: preconditionFailure("RivuletContracts: a producer subject was asked for a signal; only signal subjects run as signals (internal error)")
+        case .producer, .producerPair:
+            preconditionFailure(
+                "RivuletContracts: a producer subject was asked for a signal; only signal subjects run as signals (internal error)"
+            )
         }
     }
 
@@ -125,7 +128,10 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         switch subject.build {
         case let .producer(make): make(input.makeProducer(), context)
         case let .producerPair(make): make(input.makeProducer(), secondInput.makeProducer(), context)
-        case .signal, .signalPair: preconditionFailure("RivuletContracts: a signal subject was asked for a producer; only producer subjects run as producers (internal error)")
+        case .signal, .signalPair:
+            preconditionFailure(
+                "RivuletContracts: a signal subject was asked for a producer; only producer subjects run as producers (internal error)"
+            )
         }
     }
 
@@ -144,7 +150,9 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
             // Disposing of a start interrupts it: that one event may follow the disposal.
             let expectedInterruption = subject.isProducer && event.contractEnd == .interrupted
             if wiring.withLock({ $0.observerDisposed }), !expectedInterruption {
-                recorder.violation(releaseClause, "\(text) reached the observer after its \(subject.isProducer ? "start" : "observation") was disposed of")
+                recorder.violation(
+                    releaseClause,
+                    "\(text) reached the observer after its \(subject.isProducer ? "start" : "observation") was disposed of")
             }
             if !event.isTerminating { react(fromUserCode: false) }
             recorder.endDelivery()
@@ -156,20 +164,24 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     private func react(fromUserCode: Bool) {
         guard scenario.actsFromUserCode == fromUserCode else { return }
         let place = fromUserCode ? "the operator's closure" : "the observer"
-        if let value = scenario.reentrantValue, wiring.withLock({ state -> Bool in
-            defer { state.didReenter = true }
-            return !state.didReenter
-        }) {
+        if let value = scenario.reentrantValue,
+            wiring.withLock({ state -> Bool in
+                defer { state.didReenter = true }
+                return !state.didReenter
+            })
+        {
             let phase = recorder.phase
             if phase.hasPrefix("doing start") || phase.hasPrefix("doing apply") || phase.hasPrefix("doing observe") {
                 wiring.withLock { $0.reenteredDuringSetup = true }
             }
             recorder.kitCall(.input, "value(\(value)) from inside \(place)") { input.send(.value(value)) }
         }
-        if scenario.disposesFromInside, wiring.withLock({ state -> Bool in
-            defer { state.didDisposeFromInside = true }
-            return !state.didDisposeFromInside
-        }) {
+        if scenario.disposesFromInside,
+            wiring.withLock({ state -> Bool in
+                defer { state.didDisposeFromInside = true }
+                return !state.didDisposeFromInside
+            })
+        {
             recorder.kitCall(.action, "dispose from inside \(place)") { disposeSubject(fromInside: true) }
         }
     }

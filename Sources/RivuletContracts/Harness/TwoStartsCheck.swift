@@ -45,11 +45,13 @@ struct TwoStartsCheck<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         }
         let seen = outputs.withLock { $0 }
         guard finished, seen.count == 2, seen[0] != seen[1] else { return [] }
-        return [ContractViolation(
-            clause: .p2,
-            scenario: "two starts",
-            explanation: "two starts fed the same events saw different output: \(seen[0]) and then \(seen[1])",
-            trace: recorder.trace
-        )]
+        return [
+            ContractViolation(
+                clause: .p2,
+                scenario: "two starts",
+                explanation: "two starts fed the same events saw different output: \(seen[0]) and then \(seen[1])",
+                trace: recorder.trace
+            )
+        ]
     }
 }

@@ -48,7 +48,9 @@ final class PropertyProbe: SteppingProbe {
     /// Runs `body`, one of the kit's calls into the subject, recording `text` in the trace.
     /// Emissions during it are synchronous (R2). If it never returns, `stuckClause` is broken,
     /// or, without one, O7 when it got stuck after calling an observer and O6 otherwise.
-    func kitCall<Result>(_ kind: ContractTraceEntry.Kind, _ text: String, stuckClause: ContractClause? = nil, _ body: () -> Result) -> Result {
+    func kitCall<Result>(
+        _ kind: ContractTraceEntry.Kind, _ text: String, stuckClause: ContractClause? = nil, _ body: () -> Result
+    ) -> Result {
         let key = ThreadID.current.rawValue
         let id = state.withLock { s -> Int in
             s.book.record(kind, text, on: key)
@@ -80,12 +82,21 @@ final class PropertyProbe: SteppingProbe {
                 s.book.note(.e1, "\(observer) emitted value(\(text)) after it had ended")
             }
             if s.deliveries[key, default: 0] > 0 {
-                s.book.note(.e6, "value(\(text)) was emitted on \(thread) while the observer was still handling the previous value there: the emission is recursive, not queued")
+                s.book.note(
+                    .e6,
+                    "value(\(text)) was emitted on \(thread) while the observer was still handling the previous value there: the emission is recursive, not queued"
+                )
             } else if s.deliveries.contains(where: { $0.key != key && $0.value > 0 }) {
-                s.book.note(.e5, "value(\(text)) was emitted on \(thread) while another thread was inside the observer: emissions are not serial")
+                s.book.note(
+                    .e5,
+                    "value(\(text)) was emitted on \(thread) while another thread was inside the observer: emissions are not serial"
+                )
             }
             if s.kitCalls[key, default: 0] == 0 {
-                s.book.note(.r2, "value(\(text)) was emitted on \(thread) outside the kit's call: a change must be emitted synchronously, during the set")
+                s.book.note(
+                    .r2,
+                    "value(\(text)) was emitted on \(thread) outside the kit's call: a change must be emitted synchronously, during the set"
+                )
             }
             s.deliveries[key, default: 0] += 1
             for index in s.calls.indices { s.calls[index].deliveries += 1 }
@@ -133,14 +144,18 @@ final class PropertyProbe: SteppingProbe {
             }
             let stuck = "\(call.text) did not return within \(deadline) s"
             if let clause = call.stuckClause {
-                return (clause, "\(stuck): \(clause == .r3 ? "reading the value from inside an observer deadlocks" : "it deadlocks")")
+                return (
+                    clause, "\(stuck): \(clause == .r3 ? "reading the value from inside an observer deadlocks" : "it deadlocks")"
+                )
             }
             if call.deliveries > 0 {
-                return (.o7, "\(stuck), and got stuck after calling the observer: the property seems to hold a lock while it runs user code")
+                return (
+                    .o7,
+                    "\(stuck), and got stuck after calling the observer: the property seems to hold a lock while it runs user code"
+                )
             }
             return (.o6, "\(stuck): the property blocks")
         }
     }
-
 
 }

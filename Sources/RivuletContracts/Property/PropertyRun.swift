@@ -107,12 +107,17 @@ final class PropertyRun<Value>: Sendable {
                 if probe.beginDelivery(name, text) { usleep(5_000) }
                 let inside = read(" inside the \(name) observer", stuckClause: .r3)
                 if state.withLock({ $0.comparesInsideObserver }), inside != text {
-                    probe.violation(.r2, "inside the \(name) observer of value(\(text)) the property's value was \(inside): the change was emitted before it was visible")
+                    probe.violation(
+                        .r2,
+                        "inside the \(name) observer of value(\(text)) the property's value was \(inside): the change was emitted before it was visible"
+                    )
                 }
-                if name == "signal", let index = state.withLock({ s -> Int? in
-                    defer { s.reentrantInput = nil }
-                    return s.reentrantInput
-                }) {
+                if name == "signal",
+                    let index = state.withLock({ s -> Int? in
+                        defer { s.reentrantInput = nil }
+                        return s.reentrantInput
+                    })
+                {
                     set(index, " from inside the signal observer", stuckClause: .e6)
                 }
                 probe.endDelivery()
@@ -129,7 +134,8 @@ final class PropertyRun<Value>: Sendable {
     var violations: [ContractViolation] {
         let trace = probe.trace
         return probe.findings.map {
-            ContractViolation(clause: $0.clause, scenario: scenario, explanation: $0.explanation, trace: Array(trace.prefix($0.traceLength)))
+            ContractViolation(
+                clause: $0.clause, scenario: scenario, explanation: $0.explanation, trace: Array(trace.prefix($0.traceLength)))
         }
     }
 }

@@ -18,7 +18,10 @@ extension PropertyRun {
             startProducer()
             let first = probe.values(of: "producer").first
             if first != current {
-                probe.violation(.r1, "starting the producer sent \(first.map { "value(\($0))" } ?? "nothing") at once, not the current value \(current)")
+                probe.violation(
+                    .r1,
+                    "starting the producer sent \(first.map { "value(\($0))" } ?? "nothing") at once, not the current value \(current)"
+                )
             }
             if let sent = probe.values(of: "signal").first {
                 probe.violation(.s3, "observing the signal sent value(\(sent)) at once; the signal sends changes only")
@@ -31,7 +34,8 @@ extension PropertyRun {
             probe.violation(.r4, "making, reading and observing the subject made its source emit \(source.emissions()) value(s)")
         }
         if let now = source.currentValue(), now != source.initialValue {
-            probe.violation(.r4, "making, reading and observing the subject changed its source from \(source.initialValue) to \(now)")
+            probe.violation(
+                .r4, "making, reading and observing the subject changed its source from \(source.initialValue) to \(now)")
         }
     }
 
@@ -49,13 +53,16 @@ extension PropertyRun {
                 let now = read(" after the set")
                 let expected = probe.values(of: "signal").last ?? initial
                 if now != expected {
-                    probe.violation(.r1, "after the set returned the value was \(now), but the latest value emitted was \(expected)")
+                    probe.violation(
+                        .r1, "after the set returned the value was \(now), but the latest value emitted was \(expected)")
                 }
             }
             let changes = probe.values(of: "signal")
             let fromProducer = Array(probe.values(of: "producer").dropFirst())
             if changes != fromProducer {
-                probe.violation(.r2, "the producer sent the changes \(fromProducer) after the current value, but the signal emitted \(changes)")
+                probe.violation(
+                    .r2,
+                    "the producer sent the changes \(fromProducer) after the current value, but the signal emitted \(changes)")
             }
             disposeObservations()
         }
@@ -126,7 +133,10 @@ extension PropertyRun {
             }
             let after = read(" after the source ended")
             if after != before {
-                probe.violation(.r4, "the value changed from \(before) to \(after) when the source ended; a composed property keeps its last value")
+                probe.violation(
+                    .r4,
+                    "the value changed from \(before) to \(after) when the source ended; a composed property keeps its last value"
+                )
             }
         }
     }

@@ -26,12 +26,18 @@ extension SchedulerRun where S: DateScheduler {
             let due = probe.action("due") { [self] in
                 let at = readClock("inside due")
                 if at < date {
-                    probe.violation(.e7, "due ran when currentDate was \(at.timeIntervalSince(now)) s past scheduling, before its date \(2 * unit) s past it")
+                    probe.violation(
+                        .e7,
+                        "due ran when currentDate was \(at.timeIntervalSince(now)) s past scheduling, before its date \(2 * unit) s past it"
+                    )
                 }
             }
             keep(probe.kitCall("schedule due at +\(2 * unit) s") { scheduler.schedule(after: date, action: due) })
             let past = probe.action("past")
-            keep(probe.kitCall("schedule past at -\(unit) s") { scheduler.schedule(after: now.addingTimeInterval(-unit), action: past) })
+            keep(
+                probe.kitCall("schedule past at -\(unit) s") {
+                    scheduler.schedule(after: now.addingTimeInterval(-unit), action: past)
+                })
         }
         if !clock.isRealTime {
             // A virtual clock may say "due" while it runs the action; the kit's own count of
@@ -56,9 +62,10 @@ extension SchedulerRun where S: DateScheduler {
             let now = readClock("before scheduling")
             for (name, units) in plan {
                 let action = probe.action(name)
-                keep(probe.kitCall("schedule \(name) at +\(units * unit) s") {
-                    scheduler.schedule(after: now.addingTimeInterval(units * unit), action: action)
-                })
+                keep(
+                    probe.kitCall("schedule \(name) at +\(units * unit) s") {
+                        scheduler.schedule(after: now.addingTimeInterval(units * unit), action: action)
+                    })
             }
         }
         if !clock.isRealTime { pass(4 * unit) }
@@ -83,7 +90,10 @@ extension SchedulerRun where S: DateScheduler {
         guard !isStuck, let scheduled = held.withLock({ $0 }) else { return }
         let ticks = probe.runs(of: "tick")
         if ticks < 2 {
-            probe.violation(.e1, "the repeating action ran \(ticks) time(s) in \(clock.isRealTime ? options.deadline : 3.5 * unit) s with an interval of \(unit) s")
+            probe.violation(
+                .e1,
+                "the repeating action ran \(ticks) time(s) in \(clock.isRealTime ? options.deadline : 3.5 * unit) s with an interval of \(unit) s"
+            )
         }
         step { [self] in cancel("tick", scheduled.disposable) }
         pass(4 * unit)

@@ -101,10 +101,16 @@ final class SchedulerProbe: SteppingProbe {
                 s.book.note(.e4, "\(name) ran although its disposable had been disposed of before it started")
             }
             if let nesting = s.running.first(where: { $0.value == key }), !isImmediate {
-                s.book.note(.e6, "\(name) started on \(thread) while \(nesting.key) was still running there: an action scheduled from inside another ran nested in it, not after it returned")
+                s.book.note(
+                    .e6,
+                    "\(name) started on \(thread) while \(nesting.key) was still running there: an action scheduled from inside another ran nested in it, not after it returned"
+                )
             } else if let other = s.running.first(where: { $0.value != key }), !isImmediate {
                 let otherThread = s.book.label(of: other.value)
-                s.book.note(.e5, "\(name) started on \(thread) while \(other.key) was still running on \(otherThread): actions ran concurrently")
+                s.book.note(
+                    .e5,
+                    "\(name) started on \(thread) while \(other.key) was still running on \(otherThread): actions ran concurrently"
+                )
             }
             s.running[name] = key
             defer { s.lingersLeft -= 1 }
@@ -144,7 +150,10 @@ final class SchedulerProbe: SteppingProbe {
         state.withLock { s in
             s.book.record(.output, "currentDate \(date.timeIntervalSinceReferenceDate) \(context)", on: key)
             if let latest = s.latestDate, date < latest {
-                s.book.note(.e7, "currentDate went back from \(latest.timeIntervalSinceReferenceDate) to \(date.timeIntervalSinceReferenceDate) \(context)")
+                s.book.note(
+                    .e7,
+                    "currentDate went back from \(latest.timeIntervalSinceReferenceDate) to \(date.timeIntervalSinceReferenceDate) \(context)"
+                )
             }
             s.latestDate = max(s.latestDate ?? date, date)
         }
@@ -166,12 +175,14 @@ final class SchedulerProbe: SteppingProbe {
     func blocked(deadline: Double) -> (ContractClause, String) {
         state.withLock { s in
             if s.callsInsideActions > 0 {
-                return (.o7, "\(s.phase) did not return within \(deadline) s: the scheduler seems to hold its lock while it runs an action")
+                return (
+                    .o7,
+                    "\(s.phase) did not return within \(deadline) s: the scheduler seems to hold its lock while it runs an action"
+                )
             }
             return (.o6, "\(s.phase) did not return within \(deadline) s: the scheduler blocks")
         }
     }
-
 
 }
 

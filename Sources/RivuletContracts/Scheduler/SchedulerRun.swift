@@ -132,7 +132,10 @@ final class SchedulerRun<S: Scheduler>: Sendable {
     func expectReleased(_ token: WeakToken, _ what: String) {
         guard !isStuck else { return }
         if !wait(upTo: options.deadline, until: { token.isReleased }) {
-            probe.violation(.o7, "the scheduler still holds the closure of \(what) \(options.deadline) s later; it should release it once the action ran or was cancelled")
+            probe.violation(
+                .o7,
+                "the scheduler still holds the closure of \(what) \(options.deadline) s later; it should release it once the action ran or was cancelled"
+            )
         }
     }
 
@@ -141,7 +144,10 @@ final class SchedulerRun<S: Scheduler>: Sendable {
         guard !isStuck else { return }
         let missing = names.filter { probe.runs(of: $0) == 0 }
         if !missing.isEmpty {
-            probe.violation(.e1, "\(missing.joined(separator: ", ")) never ran (waited \(options.deadline) s); every scheduled action that is not cancelled runs once")
+            probe.violation(
+                .e1,
+                "\(missing.joined(separator: ", ")) never ran (waited \(options.deadline) s); every scheduled action that is not cancelled runs once"
+            )
         }
     }
 
@@ -150,7 +156,8 @@ final class SchedulerRun<S: Scheduler>: Sendable {
     var violations: [ContractViolation] {
         let trace = probe.trace
         return probe.findings.map {
-            ContractViolation(clause: $0.clause, scenario: scenario, explanation: $0.explanation, trace: Array(trace.prefix($0.traceLength)))
+            ContractViolation(
+                clause: $0.clause, scenario: scenario, explanation: $0.explanation, trace: Array(trace.prefix($0.traceLength)))
         }
     }
 }

@@ -69,7 +69,10 @@ extension SchedulerRun {
                 schedule("inner")
                 if probe.isImmediate {
                     if probe.runs(of: "inner") == 0 {
-                        probe.violation(.e7, "inner, scheduled from inside outer, had not run when schedule returned, but the scheduler was declared immediate")
+                        probe.violation(
+                            .e7,
+                            "inner, scheduled from inside outer, had not run when schedule returned, but the scheduler was declared immediate"
+                        )
                     }
                     return
                 }
@@ -113,7 +116,8 @@ extension SchedulerRun {
         step { [self] in
             let (disposable, token) = scheduleHoldingToken("cancelled")
             if disposable == nil, probe.runs(of: "cancelled") == 0 {
-                probe.violation(.e4, "schedule returned no disposable for an action that had not run yet, so it cannot be cancelled")
+                probe.violation(
+                    .e4, "schedule returned no disposable for an action that had not run yet, so it cannot be cancelled")
             }
             cancel("cancelled", disposable)
             gate.signal()

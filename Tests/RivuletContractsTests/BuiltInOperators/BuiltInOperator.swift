@@ -154,7 +154,9 @@ struct BuiltInOperator: Sendable {
         self.name = name
         self.family = family
         self.formsDiffer = formsDiffer
-        let forms = [(OperatorForm.signal, signal), (.producer, producer), (.signalPair, signalPair), (.producerPair, producerPair)]
+        let forms = [
+            (OperatorForm.signal, signal), (.producer, producer), (.signalPair, signalPair), (.producerPair, producerPair),
+        ]
         cases = forms.compactMap { form, check in
             check.map {
                 OperatorCase(

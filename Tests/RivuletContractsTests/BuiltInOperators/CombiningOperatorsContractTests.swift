@@ -235,4 +235,5 @@ private let flattenedOperand = ContractOptions(inputInterruptionEndsOnlyTheInput
 
 /// Why merge's forms cannot be compared: the signal forms merge with signals that already ended,
 /// the producer forms with producers that send values on each start.
-private let mergeOperands = "the signal form merges with signals that already ended, the producer form with producers that send values"
+private let mergeOperands =
+    "the signal form merges with signals that already ended, the producer form with producers that send values"

@@ -82,7 +82,8 @@ enum ContractMatrix {
                     if broken.contains(clause) { return "✗" }
                     return report.clausesChecked.contains(clause) ? "✓" : "—"
                 }
-                lines.append("| `\(operatorCase.name)` | \(operatorCase.form.rawValue) | " + cells.joined(separator: " | ") + " |")
+                lines.append(
+                    "| `\(operatorCase.name)` | \(operatorCase.form.rawValue) | " + cells.joined(separator: " | ") + " |")
             }
         }
         lines += ["", "## Known issues", ""]
@@ -110,8 +111,9 @@ enum ContractMatrix {
             lines.append("  Marked on: " + forms.map { "`\($0)`" }.joined(separator: ", ") + ".")
         }
         if !unexpected.isEmpty {
-            lines.append("- **Not known issues** (the family tests fail on them; run them for the reports and traces): "
-                + unexpected.joined(separator: ", ") + ".")
+            lines.append(
+                "- **Not known issues** (the family tests fail on them; run them for the reports and traces): "
+                    + unexpected.joined(separator: ", ") + ".")
         }
         lines.append("")
         return lines.joined(separator: "\n")
@@ -147,11 +149,13 @@ struct ContractMatrixTests {
         guard committed != markdown else { return }
         let old = committed.split(separator: "\n", omittingEmptySubsequences: false)
         let new = markdown.split(separator: "\n", omittingEmptySubsequences: false)
-        let firstDifference = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        let firstDifference =
+            zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             ?? min(old.count, new.count)
         let was = firstDifference < old.count ? String(old[firstDifference]) : "(end of file)"
         let now = firstDifference < new.count ? String(new[firstDifference]) : "(end of file)"
-        Issue.record("""
+        Issue.record(
+            """
             Docs/ContractMatrix.md is out of date; regenerate it with:
                 \(ContractMatrix.command)
             First difference, line \(firstDifference + 1):

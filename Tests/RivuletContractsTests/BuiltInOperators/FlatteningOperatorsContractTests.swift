@@ -40,42 +40,43 @@ private let innerProducers: [SignalProducer<Int, ContractError>] = [
 extension BuiltInOperators {
     /// Flattening operators (api-surface 2.5): an outer stream of inner producers, for every
     /// strategy, with inners that complete at once, inners that stay open, and inners that fail.
-    static let flattening: [BuiltInOperator] = strategies.flatMap { name, strategy in
-        [
+    static let flattening: [BuiltInOperator] =
+        strategies.flatMap { name, strategy in
+            [
+                BuiltInOperator(
+                    "flatMap(\(name)) completing inners", .flattening,
+                    signal: .signal { $0.flatMap(strategy, synchronousInner) },
+                    producer: .producer { $0.flatMap(strategy, synchronousInner) }
+                ),
+                BuiltInOperator(
+                    "flatMap(\(name)) open inners", .flattening,
+                    signal: .signal { $0.flatMap(strategy, openInner) },
+                    producer: .producer { $0.flatMap(strategy, openInner) }
+                ),
+                BuiltInOperator(
+                    "flatMap(\(name)) failing inner", .flattening,
+                    signal: .signal { $0.flatMap(strategy, failingInner) },
+                    producer: .producer { $0.flatMap(strategy, failingInner) }
+                ),
+                BuiltInOperator(
+                    "flatten(\(name))", .flattening,
+                    signal: .signal(inputs: innerProducers) { $0.flatten(strategy) },
+                    producer: .producer(inputs: innerProducers) { $0.flatten(strategy) }
+                ),
+            ]
+        } + [
+            // The overloads that promote a `Never` error on one side.
             BuiltInOperator(
-                "flatMap(\(name)) completing inners", .flattening,
-                signal: .signal { $0.flatMap(strategy, synchronousInner) },
-                producer: .producer { $0.flatMap(strategy, synchronousInner) }
+                "flatMap(.latest) infallible inners", .flattening,
+                signal: .signal { $0.flatMap(.latest) { SignalProducer<Int, Never>(values: [$0, $0 * 10]) } },
+                producer: .producer { $0.flatMap(.latest) { SignalProducer<Int, Never>(values: [$0, $0 * 10]) } }
             ),
             BuiltInOperator(
-                "flatMap(\(name)) open inners", .flattening,
-                signal: .signal { $0.flatMap(strategy, openInner) },
-                producer: .producer { $0.flatMap(strategy, openInner) }
-            ),
-            BuiltInOperator(
-                "flatMap(\(name)) failing inner", .flattening,
-                signal: .signal { $0.flatMap(strategy, failingInner) },
-                producer: .producer { $0.flatMap(strategy, failingInner) }
-            ),
-            BuiltInOperator(
-                "flatten(\(name))", .flattening,
-                signal: .signal(inputs: innerProducers) { $0.flatten(strategy) },
-                producer: .producer(inputs: innerProducers) { $0.flatten(strategy) }
+                "flatMap(.merge) infallible outer", .flattening,
+                signal: .infallibleSignal(inputs: [1, 2, 3, 4]) { $0.flatMap(.merge, failingInner) },
+                producer: .infallibleProducer(inputs: [1, 2, 3, 4]) { $0.flatMap(.merge, failingInner) }
             ),
         ]
-    } + [
-        // The overloads that promote a `Never` error on one side.
-        BuiltInOperator(
-            "flatMap(.latest) infallible inners", .flattening,
-            signal: .signal { $0.flatMap(.latest) { SignalProducer<Int, Never>(values: [$0, $0 * 10]) } },
-            producer: .producer { $0.flatMap(.latest) { SignalProducer<Int, Never>(values: [$0, $0 * 10]) } }
-        ),
-        BuiltInOperator(
-            "flatMap(.merge) infallible outer", .flattening,
-            signal: .infallibleSignal(inputs: [1, 2, 3, 4]) { $0.flatMap(.merge, failingInner) },
-            producer: .infallibleProducer(inputs: [1, 2, 3, 4]) { $0.flatMap(.merge, failingInner) }
-        ),
-    ]
 }
 
 @Suite("Contract kit: flattening operators")

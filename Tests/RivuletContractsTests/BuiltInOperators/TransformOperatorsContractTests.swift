@@ -76,8 +76,16 @@ extension BuiltInOperators {
         ),
         BuiltInOperator(
             "scanMap(into:_:)", .transform,
-            signal: .signal { $0.scanMap(into: 0) { state, value in state += value; return state * 10 } },
-            producer: .producer { $0.scanMap(into: 0) { state, value in state += value; return state * 10 } }
+            signal: .signal {
+                $0.scanMap(into: 0) { state, value in
+                    state += value; return state * 10
+                }
+            },
+            producer: .producer {
+                $0.scanMap(into: 0) { state, value in
+                    state += value; return state * 10
+                }
+            }
         ),
         BuiltInOperator(
             "combinePrevious(_:)", .transform,

@@ -50,7 +50,8 @@ import Testing
     }
 
     @Test func closureReenteredFromTeardownIsCaught_E6() {
-        let report = OperatorContract.verify("mapFlushingOnTeardown") { (signal: Signal<Int, ContractError>, probe: UserCodeProbe) in
+        let report = OperatorContract.verify("mapFlushingOnTeardown") {
+            (signal: Signal<Int, ContractError>, probe: UserCodeProbe) in
             signal.mapFlushingOnTeardown(probe.wrap { $0 * 10 })
         }
         #expect(report.violatedClauses == [.e6], "\(report)")

@@ -171,7 +171,11 @@ extension SignalProducer {
 final class SharedCounter: Sendable {
     private let count = Locked(0)
 
-    func next() -> Int { count.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        count.withLock {
+            $0 += 1; return $0
+        }
+    }
 }
 
 /// The last value `mapFlushingOnTeardown` saw.

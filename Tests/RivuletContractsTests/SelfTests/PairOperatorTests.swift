@@ -32,7 +32,9 @@ import Testing
 
     @Test func anOperatorThatIgnoresItsSecondInputsFailureIsCaught_E2() {
         // The swallowed failure never arrives: a short deadline keeps the wait for it short.
-        let report = OperatorContract.verify("withLatestIgnoringFailures", inputs: [1, 2, 3], options: ContractOptions(deadline: 0.5)) {
+        let report = OperatorContract.verify(
+            "withLatestIgnoringFailures", inputs: [1, 2, 3], options: ContractOptions(deadline: 0.5)
+        ) {
             (left: Signal<Int, ContractError>, right: Signal<Int, ContractError>) in
             left.combiningIgnoringSecondFailure(right)
         }

@@ -31,7 +31,9 @@ final class XCTestHelperTests: XCTestCase {
         if isCapturing { captured.append(issue.compactDescription) } else { super.record(issue) }
     }
     #else
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
         if isCapturing {
             captured.append(description)
         } else {

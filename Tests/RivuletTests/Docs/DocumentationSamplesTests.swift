@@ -81,7 +81,10 @@ import Testing
                     }
                     return true
                 }
-                #expect(found, "\(document.lastPathComponent): sample starting \"\(lines[0])\" is not in RivuletTour or the contract kit's documentation tests")
+                #expect(
+                    found,
+                    "\(document.lastPathComponent): sample starting \"\(lines[0])\" is not in RivuletTour or the contract kit's documentation tests"
+                )
                 checked += 1
             }
         }
@@ -150,8 +153,9 @@ import Testing
         let folder = root.appendingPathComponent("Sources/RivuletTour")
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
         return try files.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }.map { file in
-            TourFile(name: file.lastPathComponent,
-                     lines: try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n"))
+            TourFile(
+                name: file.lastPathComponent,
+                lines: try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n"))
         }
     }
 
@@ -206,7 +210,8 @@ import Testing
     static func inlineClaims(in sample: [String]) -> [String] {
         sample.compactMap { line in
             guard let comment = line.range(of: "// "),
-                  let claim = line[comment.upperBound...].range(of: "prints: ") else { return nil }
+                let claim = line[comment.upperBound...].range(of: "prints: ")
+            else { return nil }
             let text = line[claim.upperBound...]
             return String(text.reversed().drop { $0.isWhitespace }.reversed())
         }
@@ -227,16 +232,22 @@ import Testing
         func section(of sample: Fence, in document: String, for what: String) -> [String]? {
             let functions = Set(Self.enclosingFunctions(of: sample.lines, in: files))
             guard functions.count == 1, let function = functions.first! else {
-                Issue.record("\(document):\(sample.line): \(what) belongs to a sample that is not inside one example function of RivuletTour (found in: \(functions.map { $0 ?? "no function" }))")
+                Issue.record(
+                    "\(document):\(sample.line): \(what) belongs to a sample that is not inside one example function of RivuletTour (found in: \(functions.map { $0 ?? "no function" }))"
+                )
                 return nil
             }
             guard let title = titles[function] else {
-                Issue.record("\(document):\(sample.line): \(what) belongs to a sample in \(function)(), which the tour does not register under a title")
+                Issue.record(
+                    "\(document):\(sample.line): \(what) belongs to a sample in \(function)(), which the tour does not register under a title"
+                )
                 return nil
             }
             let headers = ["── \(title)", "· \(title)"].filter { sections[$0] != nil }
             guard headers.count == 1 else {
-                Issue.record("\(document):\(sample.line): no single section \"\(title)\" in TourOutput.golden (run Tools/docs/check_tour_output.sh)")
+                Issue.record(
+                    "\(document):\(sample.line): no single section \"\(title)\" in TourOutput.golden (run Tools/docs/check_tour_output.sh)"
+                )
                 return nil
             }
             return sections[headers[0]]!
@@ -257,31 +268,47 @@ import Testing
                             if let found = remaining.firstIndex(of: claim) {
                                 remaining = output[(found + 1)...]
                             } else {
-                                Issue.record("\(name):\(fence.line): the sample claims it prints \"\(claim)\", but its tour section does not print that line (after the claims before it)")
+                                Issue.record(
+                                    "\(name):\(fence.line): the sample claims it prints \"\(claim)\", but its tour section does not print that line (after the claims before it)"
+                                )
                             }
                             claimsChecked += 1
                         }
                     }
                 } else if fence.info == "output" {
                     guard let sample = previous, followsSample else {
-                        Issue.record("\(name):\(fence.line): an ```output block must come right after the ```swift sample it belongs to (at most one line of prose between)")
+                        Issue.record(
+                            "\(name):\(fence.line): an ```output block must come right after the ```swift sample it belongs to (at most one line of prose between)"
+                        )
                         continue
                     }
-                    guard let output = section(of: sample, in: name, for: "the ```output block at line \(fence.line)") else { continue }
-                    let stated = fence.lines.map(Self.trimmingTrailing)
-                    let found = stated.isEmpty || output.indices.contains { start in
-                        start + stated.count <= output.count
-                            && Array(output[start..<(start + stated.count)]) == stated
+                    guard let output = section(of: sample, in: name, for: "the ```output block at line \(fence.line)") else {
+                        continue
                     }
-                    #expect(found, "\(name):\(fence.line): this output block is not printed, line for line, by the tour section that runs the sample above it:\n\(stated.joined(separator: "\n"))\n--- the section prints:\n\(output.joined(separator: "\n"))")
+                    let stated = fence.lines.map(Self.trimmingTrailing)
+                    let found =
+                        stated.isEmpty
+                        || output.indices.contains { start in
+                            start + stated.count <= output.count
+                                && Array(output[start..<(start + stated.count)]) == stated
+                        }
+                    #expect(
+                        found,
+                        "\(name):\(fence.line): this output block is not printed, line for line, by the tour section that runs the sample above it:\n\(stated.joined(separator: "\n"))\n--- the section prints:\n\(output.joined(separator: "\n"))"
+                    )
                     blocksChecked += 1
                 } else if fence.info.isEmpty, followsSample {
-                    Issue.record("\(name):\(fence.line): a block without an info string right after a sample reads as its output: mark it ```output (or give it a language)")
+                    Issue.record(
+                        "\(name):\(fence.line): a block without an info string right after a sample reads as its output: mark it ```output (or give it a language)"
+                    )
                 }
 
                 if previous?.info == "swift", let first = fence.proseBefore.first, first.hasPrefix("prints"),
-                   !(fence.proseBefore == ["prints"] && fence.info == "output") {
-                    Issue.record("\(name):\(fence.line): \"\(first)\" (before this block): state a sample's output in an ```output block (the line \"prints\", then the block)")
+                    !(fence.proseBefore == ["prints"] && fence.info == "output")
+                {
+                    Issue.record(
+                        "\(name):\(fence.line): \"\(first)\" (before this block): state a sample's output in an ```output block (the line \"prints\", then the block)"
+                    )
                 }
             }
         }

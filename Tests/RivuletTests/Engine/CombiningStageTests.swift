@@ -64,7 +64,8 @@ import Testing
         let first = TrackedSource<Int>()
         let second = TrackedSource<Int>()
         let recorder = EventRecorder<Pair<Int, Int>, TestError>()
-        let combined = zip
+        let combined =
+            zip
             ? SignalProducer.zip(first.producer, second.producer)
             : SignalProducer.combineLatest(first.producer, second.producer)
         let disposable = combined.map(Pair.init).start(recorder.observer)

@@ -22,12 +22,14 @@ private struct EchoMachine: GateStateMachine {
         var received: [Int] = []
         var gate: GateRunner<Int>?
         let (lifetime, token) = Lifetime.make()
-        gate = GateRunner(EchoMachine(token: Tracked()), downstream: { event in
-            guard let value = event.value else { return }
-            received.append(value)
-            // Sent from inside the downstream: handled after this call returns, not nested.
-            if value == 1 { gate?.send(2); received.append(100) }
-        }, lifetime: lifetime)
+        gate = GateRunner(
+            EchoMachine(token: Tracked()),
+            downstream: { event in
+                guard let value = event.value else { return }
+                received.append(value)
+                // Sent from inside the downstream: handled after this call returns, not nested.
+                if value == 1 { gate?.send(2); received.append(100) }
+            }, lifetime: lifetime)
         gate?.send(1)
         gate?.send(3)
         #expect(received == [1, 100, 2, 3])

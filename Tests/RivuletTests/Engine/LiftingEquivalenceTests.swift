@@ -36,7 +36,8 @@ import Testing
         operation("compactMap", { $0.compactMap { $0 == 1 ? nil : $0 } }, { $0.compactMap { $0 == 1 ? nil : $0 } }),
         operation("scan", { $0.scan(0, +) }, { $0.scan(0, +) }),
         operation("scanMap", { $0.scanMap(0) { ($0 + $1, $0) } }, { $0.scanMap(0) { ($0 + $1, $0) } }),
-        operation("combinePrevious", { $0.combinePrevious(0).map { "\($0)-\($1)" } }, { $0.combinePrevious(0).map { "\($0)-\($1)" } }),
+        operation(
+            "combinePrevious", { $0.combinePrevious(0).map { "\($0)-\($1)" } }, { $0.combinePrevious(0).map { "\($0)-\($1)" } }),
         operation("skipRepeats", { $0.skipRepeats() }, { $0.skipRepeats() }),
         operation("uniqueValues", { $0.uniqueValues() }, { $0.uniqueValues() }),
         operation("skip(first:)", { $0.skip(first: 1) }, { $0.skip(first: 1) }),
@@ -50,16 +51,21 @@ import Testing
         operation("reduce", { $0.reduce(0, +) }, { $0.reduce(0, +) }),
         operation("materialize", { $0.materialize() }, { $0.materialize() }),
         operation("mapError", { $0.mapError { TestError($0.code + 100) } }, { $0.mapError { TestError($0.code + 100) } }),
-        operation("attemptMap", { $0.attemptMap { $0 == 3 ? .failure(TestError(3)) : .success($0) } },
-                  { $0.attemptMap { $0 == 3 ? .failure(TestError(3)) : .success($0) } }),
-        operation("flatten(sequence)", { $0.map { Array(repeating: $0, count: $0) }.flatten() },
-                  { $0.map { Array(repeating: $0, count: $0) }.flatten() }),
-        operation("flatMap(.latest)", { $0.flatMap(.latest) { SignalProducer<Int, TestError>(values: [$0, $0 * 10]) } },
-                  { $0.flatMap(.latest) { SignalProducer<Int, TestError>(values: [$0, $0 * 10]) } }),
-        operation("flatMap(.concat)", { $0.flatMap(.concat) { SignalProducer<Int, TestError>(values: [$0, -$0]) } },
-                  { $0.flatMap(.concat) { SignalProducer<Int, TestError>(values: [$0, -$0]) } }),
-        operation("flatMapError", { $0.flatMapError { SignalProducer<Int, TestError>(value: -$0.code) } },
-                  { $0.flatMapError { SignalProducer<Int, TestError>(value: -$0.code) } }),
+        operation(
+            "attemptMap", { $0.attemptMap { $0 == 3 ? .failure(TestError(3)) : .success($0) } },
+            { $0.attemptMap { $0 == 3 ? .failure(TestError(3)) : .success($0) } }),
+        operation(
+            "flatten(sequence)", { $0.map { Array(repeating: $0, count: $0) }.flatten() },
+            { $0.map { Array(repeating: $0, count: $0) }.flatten() }),
+        operation(
+            "flatMap(.latest)", { $0.flatMap(.latest) { SignalProducer<Int, TestError>(values: [$0, $0 * 10]) } },
+            { $0.flatMap(.latest) { SignalProducer<Int, TestError>(values: [$0, $0 * 10]) } }),
+        operation(
+            "flatMap(.concat)", { $0.flatMap(.concat) { SignalProducer<Int, TestError>(values: [$0, -$0]) } },
+            { $0.flatMap(.concat) { SignalProducer<Int, TestError>(values: [$0, -$0]) } }),
+        operation(
+            "flatMapError", { $0.flatMapError { SignalProducer<Int, TestError>(value: -$0.code) } },
+            { $0.flatMapError { SignalProducer<Int, TestError>(value: -$0.code) } }),
     ]
 
     static let scripts: [Script] = [

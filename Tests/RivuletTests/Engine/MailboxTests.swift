@@ -181,9 +181,13 @@ import Testing
         }()
         let first = DispatchSemaphore(value: 0)
         let second = DispatchSemaphore(value: 0)
-        Thread { mailbox.send(1); first.signal() }.start()
+        Thread {
+            mailbox.send(1); first.signal()
+        }.start()
         entered.wait()
-        Thread { mailbox.send(2); second.signal() }.start()
+        Thread {
+            mailbox.send(2); second.signal()
+        }.start()
         // Let the second sender reach the turnstile.
         withWatchdog { while mailbox.storage.withLock({ $0.queue.waiters }) == 0 { usleep(1_000) } }
         mailbox.send(3, policy: .queueForOwner)

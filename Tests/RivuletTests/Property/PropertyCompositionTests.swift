@@ -14,7 +14,10 @@ private func history<Value>(of property: Property<Value>, during changes: () -> 
     @Test func map() {
         let source = MutableProperty(1)
         let doubled = source.map { $0 * 2 }
-        #expect(history(of: doubled) { source.value = 2; source.value = 3 } == [2, 4, 6])
+        #expect(
+            history(of: doubled) {
+                source.value = 2; source.value = 3
+            } == [2, 4, 6])
         #expect(doubled.value == 6)
     }
 
@@ -63,7 +66,9 @@ private func history<Value>(of property: Property<Value>, during changes: () -> 
         let a = MutableProperty(1)
         let b = MutableProperty("x")
         let both = a.combineLatest(with: b)
-        let seen = history(of: both) { a.value = 2; b.value = "y" }.map { "\($0.0)\($0.1)" }
+        let seen = history(of: both) {
+            a.value = 2; b.value = "y"
+        }.map { "\($0.0)\($0.1)" }
         #expect(seen == ["1x", "2x", "2y"])
     }
 
@@ -71,7 +76,9 @@ private func history<Value>(of property: Property<Value>, during changes: () -> 
         let a = MutableProperty(1)
         let b = MutableProperty(10)
         let zipped = a.zip(with: b)
-        let seen = history(of: zipped) { a.value = 2; a.value = 3; b.value = 20 }.map { $0.0 + $0.1 }
+        let seen = history(of: zipped) {
+            a.value = 2; a.value = 3; b.value = 20
+        }.map { $0.0 + $0.1 }
         #expect(seen == [11, 22])
     }
 

@@ -33,7 +33,9 @@ import Testing
 
         for index in 0..<count {
             scheduler.schedule {
-                if inside.withLock({ value -> Bool in value += 1; return value > 1 }) {
+                if inside.withLock({ value -> Bool in
+                    value += 1; return value > 1
+                }) {
                     overlaps.withLock { $0 += 1 }
                 }
                 // Give a concurrent execution a chance to show up.
@@ -58,7 +60,9 @@ import Testing
         // Hold the queue so the next action cannot start before it is disposed of.
         scheduler.schedule { _ = waitFor(gate) }
         let cancelled = scheduler.schedule { log.append("cancelled") }
-        scheduler.schedule { log.append("kept"); done.signal() }
+        scheduler.schedule {
+            log.append("kept"); done.signal()
+        }
         cancelled?.dispose()
         gate.signal()
 
@@ -142,7 +146,9 @@ import Testing
         let overlaps = Locked(0)
         let tick = DispatchSemaphore(value: 0)
         let body: @Sendable () -> Void = {
-            if inside.withLock({ value -> Bool in value += 1; return value > 1 }) {
+            if inside.withLock({ value -> Bool in
+                value += 1; return value > 1
+            }) {
                 overlaps.withLock { $0 += 1 }
             }
             for _ in 0..<500 { _ = ThreadID.current }

@@ -275,7 +275,9 @@ struct TestSchedulerTests {
         let timer = SerialDisposable()
 
         timer.inner = scheduler.schedule(after: .seconds(0), interval: .seconds(1)) {
-            if fires.withLock({ count -> Int in count += 1; return count }) == 2 {
+            if fires.withLock({ count -> Int in
+                count += 1; return count
+            }) == 2 {
                 timer.dispose()
             }
         }
@@ -348,7 +350,10 @@ struct TestSchedulerTests {
             scheduler.advance(by: .seconds(1))
             scheduler.rewind(by: .seconds(2))
         }
-        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("Rivulet: TestScheduler.rewind(by:): interval is 2000000000 ns; time cannot move before the scheduler's start date"))
+        #expect(
+            String(decoding: result.standardErrorContent, as: UTF8.self).contains(
+                "Rivulet: TestScheduler.rewind(by:): interval is 2000000000 ns; time cannot move before the scheduler's start date"
+            ))
     }
 
     @Test func repeatingWithAnInvalidIntervalIsAProgrammingError() async {
@@ -366,6 +371,8 @@ struct TestSchedulerTests {
             _ = scheduler.schedule(after: .seconds(1), interval: .seconds(1)) {}
             scheduler.run()
         }
-        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("Rivulet: TestScheduler.run(): pending work is still there after 1000000 actions"))
+        #expect(
+            String(decoding: result.standardErrorContent, as: UTF8.self).contains(
+                "Rivulet: TestScheduler.run(): pending work is still there after 1000000 actions"))
     }
 }

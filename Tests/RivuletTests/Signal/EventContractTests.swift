@@ -9,9 +9,11 @@ import Testing
 
     // MARK: E1
 
-    @Test("E1 values, then one terminal, then nothing", arguments: [
-        IntSignal.Event.completed, .failed(TestError(1)), .interrupted,
-    ])
+    @Test(
+        "E1 values, then one terminal, then nothing",
+        arguments: [
+            IntSignal.Event.completed, .failed(TestError(1)), .interrupted,
+        ])
     func E1_nothingAfterTheTerminalEvent(terminal: IntSignal.Event) {
         let (signal, input) = IntSignal.pipe()
         let recorder = EventRecorder<Int, TestError>()
@@ -60,7 +62,9 @@ import Testing
     @Test("E3 completion is reported as completion, not as failure or interruption")
     func E3_completionMeansSuccess() {
         let (signal, input) = IntSignal.pipe()
-        let completed = Counter(), failed = Counter(), interrupted = Counter()
+        let completed = Counter()
+        let failed = Counter()
+        let interrupted = Counter()
         signal.observeCompleted { completed.increment() }
         signal.observeFailed { _ in failed.increment() }
         signal.observeInterrupted { interrupted.increment() }
@@ -126,7 +130,9 @@ import Testing
         withWatchdog {
             let (signal, input) = IntSignal.pipe()
             signal.observeValues { value in
-                let current = depth.withLock { $0 += 1; return $0 }
+                let current = depth.withLock {
+                    $0 += 1; return $0
+                }
                 maxDepth.withLock { $0 = max($0, current) }
                 if value < 10 {
                     input.send(value: value * 10 + 1)

@@ -76,7 +76,8 @@ import Testing
     @Test("S3 an observer added later sees only later events")
     func S3_lateObserverSeesLaterEvents() {
         let (signal, input) = IntSignal.pipe()
-        let early = EventRecorder<Int, TestError>(), late = EventRecorder<Int, TestError>()
+        let early = EventRecorder<Int, TestError>()
+        let late = EventRecorder<Int, TestError>()
         signal.observe(early.observer)
         input.send(value: 1)
         signal.observe(late.observer)
@@ -85,9 +86,11 @@ import Testing
         #expect(late.values == [2])
     }
 
-    @Test("S3 observing a terminated signal yields interrupted at once and no disposable", arguments: [
-        IntSignal.Event.completed, .failed(TestError()), .interrupted,
-    ])
+    @Test(
+        "S3 observing a terminated signal yields interrupted at once and no disposable",
+        arguments: [
+            IntSignal.Event.completed, .failed(TestError()), .interrupted,
+        ])
     func S3_observingATerminatedSignal(terminal: IntSignal.Event) {
         let (signal, input) = IntSignal.pipe()
         input.send(terminal)

@@ -115,7 +115,9 @@ import Testing
         }
     }
 
-    @Test("Disposal racing a terminal event: the terminal arrives at most once and last, no call begins at an observer after its disposal returned but the one in flight, resources are disposed of exactly once")
+    @Test(
+        "Disposal racing a terminal event: the terminal arrives at most once and last, no call begins at an observer after its disposal returned but the one in flight, resources are disposed of exactly once"
+    )
     func disposeRacingTerminal() {
         for round in 0..<400 {
             let resources = CountingDisposable()
@@ -131,10 +133,11 @@ import Testing
                 for observer in observers {
                     let captured = Tracked()
                     captures.append(WeakBox(captured))
-                    handles.append(signal.observe { event in
-                        _ = captured
-                        observer.receive(event)
-                    }!)
+                    handles.append(
+                        signal.observe { event in
+                            _ = captured
+                            observer.receive(event)
+                        }!)
                 }
                 return (input, handles, Locked<IntSignal?>(signal), captures)
             }()
@@ -161,16 +164,21 @@ import Testing
                 }
             }
             #expect(resources.disposeCount == 1, "round \(round): resources disposed of \(resources.disposeCount) times")
-            #expect(resources.disposedDuringATerminalDelivery == false, "round \(round): resources disposed of while an observer received the terminal event (S5)")
+            #expect(
+                resources.disposedDuringATerminalDelivery == false,
+                "round \(round): resources disposed of while an observer received the terminal event (S5)")
             for (index, observer) in observers.enumerated() {
                 let events = observer.events
                 #expect(events.filter(\.isTerminating).count <= 1, "round \(round), observer \(index): \(events)")
                 #expect(events.dropLast().allSatisfy { !$0.isTerminating }, "round \(round), observer \(index): \(events)")
-                #expect(events.compactMap(\.value) == Array(0..<events.compactMap(\.value).count),
-                        "round \(round), observer \(index): \(events)")
+                #expect(
+                    events.compactMap(\.value) == Array(0..<events.compactMap(\.value).count),
+                    "round \(round), observer \(index): \(events)")
                 // The detached check happens just before an observer is called, so one event that
                 // had passed it may still arrive after `dispose()` returned; never a second.
-                #expect(observer.callsStartedAfterDisposal <= 1, "round \(round), observer \(index): \(observer.callsStartedAfterDisposal) calls after disposal returned")
+                #expect(
+                    observer.callsStartedAfterDisposal <= 1,
+                    "round \(round), observer \(index): \(observer.callsStartedAfterDisposal) calls after disposal returned")
             }
             for capture in captures {
                 #expect(capture.object == nil, "round \(round): an observer's closure outlived the race")

@@ -79,7 +79,9 @@ import Testing
             _ = SignalProducer.timer(interval: .seconds(0), on: TestScheduler())
         }
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(message.contains("Rivulet: timer(interval:on:leeway:): interval is seconds(0); it must be greater than 0 and not .never"))
+        #expect(
+            message.contains(
+                "Rivulet: timer(interval:on:leeway:): interval is seconds(0); it must be greater than 0 and not .never"))
         await #expect(processExitsWith: .failure) {
             _ = SignalProducer<Int, Never>.interval(.milliseconds(-5), on: TestScheduler())
         }

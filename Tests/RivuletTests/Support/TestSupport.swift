@@ -147,7 +147,11 @@ final class Counter: Sendable {
     private let count = Locked(0)
     var value: Int { count.withLock { $0 } }
     @discardableResult
-    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+    func increment() -> Int {
+        count.withLock {
+            $0 += 1; return $0
+        }
+    }
 }
 
 struct TestError: Swift.Error, Equatable, Sendable {

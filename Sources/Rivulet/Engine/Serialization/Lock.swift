@@ -53,7 +53,8 @@ enum PlatformLocking {
         #else
         lock.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(lock, nil)
-        precondition(status == 0, "Rivulet: pthread_mutex_init failed with \(status); a lock needs an initialised mutex (internal error)")
+        precondition(
+            status == 0, "Rivulet: pthread_mutex_init failed with \(status); a lock needs an initialised mutex (internal error)")
         #endif
     }
 

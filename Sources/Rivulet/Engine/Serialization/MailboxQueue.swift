@@ -123,7 +123,9 @@ struct MailboxQueue<Input> {
     @inlinable
     func resumeAfterWaiting(on thread: ThreadID, owner: inout TurnOwner) {
         guard owner == .handingOver else {
-            preconditionFailure("Rivulet: a thread woke for a turn that was not handed over (owner \(owner.rawValue)); a waiting thread wakes only when the turn is handed to it (internal error)")
+            preconditionFailure(
+                "Rivulet: a thread woke for a turn that was not handed over (owner \(owner.rawValue)); a waiting thread wakes only when the turn is handed to it (internal error)"
+            )
         }
         owner = TurnOwner(thread)
     }
@@ -161,7 +163,9 @@ struct MailboxQueue<Input> {
     @inlinable
     mutating func next(on thread: ThreadID, owner: inout TurnOwner) -> Step {
         guard owner == TurnOwner(thread) else {
-            preconditionFailure("Rivulet: a turn's step ran on a thread that does not hold the turn (owner \(owner.rawValue)); only the turn's owner steps (internal error)")
+            preconditionFailure(
+                "Rivulet: a turn's step ran on a thread that does not hold the turn (owner \(owner.rawValue)); only the turn's owner steps (internal error)"
+            )
         }
         if let input = queued.popFirst() { return .handle(input) }
         if let turnstile = handOverToWaiter(owner: &owner) { return .handOver(turnstile) }

@@ -170,7 +170,10 @@ final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, Mai
             PlatformLocking.lock(&sync.pointee.lock)
             defer { PlatformLocking.unlock(&sync.pointee.lock) }
             var neededSlowPath = false
-            assert({ neededSlowPath = state.pointee.needsSlowPath; return true }(), "Rivulet: the debug-only read of needsSlowPath returned false; it always returns true (internal error)")
+            assert(
+                {
+                    neededSlowPath = state.pointee.needsSlowPath; return true
+                }(), "Rivulet: the debug-only read of needsSlowPath returned false; it always returns true (internal error)")
             let result = body(&state.pointee)
             assert(
                 neededSlowPath || !state.pointee.needsSlowPath,

@@ -16,7 +16,10 @@ package struct ThreadID: Hashable, Sendable {
     @inlinable
     init(rawValue: UInt) {
         // The signal core's turn word keeps its own flags in the two lowest bits (`TurnOwner`).
-        assert(rawValue & 0b11 == 0 && rawValue != 0, "Rivulet: thread identity \(rawValue) is zero or not 4-byte aligned; the turn word keeps its flags in the two lowest bits (internal error)")
+        assert(
+            rawValue & 0b11 == 0 && rawValue != 0,
+            "Rivulet: thread identity \(rawValue) is zero or not 4-byte aligned; the turn word keeps its flags in the two lowest bits (internal error)"
+        )
         self.rawValue = rawValue
     }
 

@@ -12,7 +12,9 @@ enum PairElement<A, B> {
     @inlinable
     static func pair(_ element: (Int) -> PairElement) -> (A, B) {
         guard case let .first(first) = element(0), case let .second(second) = element(1) else {
-            preconditionFailure("Rivulet: a combining stage mixed up the sources of a pair; element 0 comes from the first source and element 1 from the second (internal error)")
+            preconditionFailure(
+                "Rivulet: a combining stage mixed up the sources of a pair; element 0 comes from the first source and element 1 from the second (internal error)"
+            )
         }
         return (first, second)
     }

@@ -196,13 +196,14 @@ extension CombiningSource where Error == Never {
     ) -> CombiningSource<T, NewError> {
         let attach = self.attach
         return CombiningSource<T, NewError> { sink, lifetime in
-            attach({ event in
-                switch event {
-                case let .value(value): sink(.value(transform(value)))
-                case .completed: sink(.completed)
-                case .interrupted: sink(.interrupted)
-                }
-            }, lifetime)
+            attach(
+                { event in
+                    switch event {
+                    case let .value(value): sink(.value(transform(value)))
+                    case .completed: sink(.completed)
+                    case .interrupted: sink(.interrupted)
+                    }
+                }, lifetime)
         }
     }
 }

@@ -101,11 +101,12 @@ func startInOwnLifetime<Value, Error: Swift.Error>(
 ) {
     let resources = CompositeDisposable()
     let attachment = lifetime += resources
-    start({ event in
-        sink(event)
-        if event.isTerminating {
-            resources.dispose()
-            attachment?.dispose()
-        }
-    }, Lifetime(resources))
+    start(
+        { event in
+            sink(event)
+            if event.isTerminating {
+                resources.dispose()
+                attachment?.dispose()
+            }
+        }, Lifetime(resources))
 }

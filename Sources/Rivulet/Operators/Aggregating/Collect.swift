@@ -121,7 +121,8 @@ extension SignalProducer {
     /// far and the new value; if it returns `true` the array is sent and the new value starts the
     /// next one. Completion sends what remains.
     @inlinable
-    public func collect(_ shouldEmit: @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> SignalProducer<[Value], Error> {
+    public func collect(_ shouldEmit: @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> SignalProducer<[Value], Error>
+    {
         flatMapEvent(Signal.Event.collectValues(before: shouldEmit, after: nil))
     }
 }

@@ -28,9 +28,10 @@ extension Signal {
     /// by `nextPartialResult`, starting from `initialResult` (sent as is if there were no values).
     @inlinable
     public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
-        flatMapEvent(Event.reduceValues(into: initialResult) { result, value in
-            result = nextPartialResult(result, value)
-        })
+        flatMapEvent(
+            Event.reduceValues(into: initialResult) { result, value in
+                result = nextPartialResult(result, value)
+            })
     }
 
     /// A signal that sends one value when this signal completes: `initialResult` updated in place
@@ -46,15 +47,18 @@ extension SignalProducer {
     /// by `nextPartialResult`, starting from `initialResult` (sent as is if there were no values).
     @inlinable
     public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
-        flatMapEvent(Signal.Event.reduceValues(into: initialResult) { result, value in
-            result = nextPartialResult(result, value)
-        })
+        flatMapEvent(
+            Signal.Event.reduceValues(into: initialResult) { result, value in
+                result = nextPartialResult(result, value)
+            })
     }
 
     /// A producer that sends one value when a start completes: `initialResult` updated in place
     /// by `nextPartialResult` with every value, in order.
     @inlinable
-    public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<U, Error> {
+    public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<
+        U, Error
+    > {
         flatMapEvent(Signal.Event.reduceValues(into: initialResult, nextPartialResult))
     }
 }

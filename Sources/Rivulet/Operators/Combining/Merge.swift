@@ -64,56 +64,115 @@ extension SignalProducer {
     /// A producer that starts all 3 producers at once and forwards all their values; see `merge(_:)`.
     public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible>(
         _ a: A, _ b: B, _ c: C
-    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error {
+    ) -> SignalProducer<Value, Error>
+    where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error {
         merge([a.producer, b.producer, c.producer])
     }
 
     /// A producer that starts all 4 producers at once and forwards all their values; see `merge(_:)`.
-    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible>(
+    public static func merge<
+        A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible
+    >(
         _ a: A, _ b: B, _ c: C, _ d: D
-    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error {
+    ) -> SignalProducer<Value, Error>
+    where
+        A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error,
+        D.Value == Value, D.Error == Error
+    {
         merge([a.producer, b.producer, c.producer, d.producer])
     }
 
     /// A producer that starts all 5 producers at once and forwards all their values; see `merge(_:)`.
-    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible>(
+    public static func merge<
+        A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible,
+        E: SignalProducerConvertible
+    >(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
-    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error {
+    ) -> SignalProducer<Value, Error>
+    where
+        A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error,
+        D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error
+    {
         merge([a.producer, b.producer, c.producer, d.producer, e.producer])
     }
 
     /// A producer that starts all 6 producers at once and forwards all their values; see `merge(_:)`.
-    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible>(
+    public static func merge<
+        A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible,
+        E: SignalProducerConvertible, F: SignalProducerConvertible
+    >(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
-    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error {
+    ) -> SignalProducer<Value, Error>
+    where
+        A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error,
+        D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error
+    {
         merge([a.producer, b.producer, c.producer, d.producer, e.producer, f.producer])
     }
 
     /// A producer that starts all 7 producers at once and forwards all their values; see `merge(_:)`.
-    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible>(
+    public static func merge<
+        A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible,
+        E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible
+    >(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
-    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error {
+    ) -> SignalProducer<Value, Error>
+    where
+        A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error,
+        D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error,
+        G.Value == Value, G.Error == Error
+    {
         merge([a.producer, b.producer, c.producer, d.producer, e.producer, f.producer, g.producer])
     }
 
     /// A producer that starts all 8 producers at once and forwards all their values; see `merge(_:)`.
-    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible>(
+    public static func merge<
+        A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible,
+        E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible
+    >(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
-    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error {
+    ) -> SignalProducer<Value, Error>
+    where
+        A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error,
+        D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error,
+        G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error
+    {
         merge([a.producer, b.producer, c.producer, d.producer, e.producer, f.producer, g.producer, h.producer])
     }
 
     /// A producer that starts all 9 producers at once and forwards all their values; see `merge(_:)`.
-    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible>(
+    public static func merge<
+        A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible,
+        E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible,
+        I: SignalProducerConvertible
+    >(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I
-    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error, I.Value == Value, I.Error == Error {
+    ) -> SignalProducer<Value, Error>
+    where
+        A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error,
+        D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error,
+        G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error, I.Value == Value, I.Error == Error
+    {
         merge([a.producer, b.producer, c.producer, d.producer, e.producer, f.producer, g.producer, h.producer, i.producer])
     }
 
     /// A producer that starts all 10 producers at once and forwards all their values; see `merge(_:)`.
-    public static func merge<A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible, E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible, I: SignalProducerConvertible, J: SignalProducerConvertible>(
+    public static func merge<
+        A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible, D: SignalProducerConvertible,
+        E: SignalProducerConvertible, F: SignalProducerConvertible, G: SignalProducerConvertible, H: SignalProducerConvertible,
+        I: SignalProducerConvertible, J: SignalProducerConvertible
+    >(
         _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ i: I, _ j: J
-    ) -> SignalProducer<Value, Error> where A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error, D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error, G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error, I.Value == Value, I.Error == Error, J.Value == Value, J.Error == Error {
-        merge([a.producer, b.producer, c.producer, d.producer, e.producer, f.producer, g.producer, h.producer, i.producer, j.producer])
+    ) -> SignalProducer<Value, Error>
+    where
+        A.Value == Value, A.Error == Error, B.Value == Value, B.Error == Error, C.Value == Value, C.Error == Error,
+        D.Value == Value, D.Error == Error, E.Value == Value, E.Error == Error, F.Value == Value, F.Error == Error,
+        G.Value == Value, G.Error == Error, H.Value == Value, H.Error == Error, I.Value == Value, I.Error == Error,
+        J.Value == Value, J.Error == Error
+    {
+        merge([
+            a.producer, b.producer, c.producer, d.producer, e.producer, f.producer, g.producer, h.producer, i.producer,
+            j.producer,
+        ])
     }
 }

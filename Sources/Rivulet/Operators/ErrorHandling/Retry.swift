@@ -121,9 +121,10 @@ extension SignalProducer {
     public func retry(upTo count: Int) -> SignalProducer<Value, Error> {
         precondition(count >= 0, "Rivulet: retry(upTo:): count is \(count); it must be 0 or more")
         if count == 0 { return self }
-        return restarting(policy: .init(remaining: count) { event in
-            if case .failed = event { true } else { false }
-        })
+        return restarting(
+            policy: .init(remaining: count) { event in
+                if case .failed = event { true } else { false }
+            })
     }
 
     /// A producer that runs this producer `count` times in a row: each completion starts the next

@@ -63,9 +63,11 @@ extension CombiningStream {
         _ source: Source,
         with sampler: some CombiningStream<T, Never>
     ) -> Self where Value == (Source.Value, T), Source.Error == Error {
-        combiningPair(SampleStateMachine<Source.Value, T>.self, [
-            source.combiningSource.map(PairElement.first),
-            sampler.combiningSource.map(PairElement.second, promotingErrorTo: Error.self),
-        ])
+        combiningPair(
+            SampleStateMachine<Source.Value, T>.self,
+            [
+                source.combiningSource.map(PairElement.first),
+                sampler.combiningSource.map(PairElement.second, promotingErrorTo: Error.self),
+            ])
     }
 }

@@ -55,9 +55,11 @@ extension CombiningStream {
         _ source: Source,
         withLatestFrom samplee: some CombiningStream<U, Never>
     ) -> Self where Value == (Source.Value, U), Source.Error == Error {
-        combiningPair(WithLatestStateMachine<Source.Value, U>.self, [
-            samplee.combiningSource.map(PairElement.second, promotingErrorTo: Error.self),
-            source.combiningSource.map(PairElement.first),
-        ])
+        combiningPair(
+            WithLatestStateMachine<Source.Value, U>.self,
+            [
+                samplee.combiningSource.map(PairElement.second, promotingErrorTo: Error.self),
+                source.combiningSource.map(PairElement.first),
+            ])
     }
 }

@@ -31,7 +31,9 @@ struct FlattenInnerMap<Value> {
     @inlinable
     mutating func append(_ id: FlattenInnerID, _ value: Value) {
         if let lastID = entries.rest.last?.id ?? entries.first?.id {
-            precondition(id > lastID, "Rivulet: a new inner stream's ID is not above the last one; inner stream IDs increase (internal error)")
+            precondition(
+                id > lastID,
+                "Rivulet: a new inner stream's ID is not above the last one; inner stream IDs increase (internal error)")
         }
         entries.append((id, value))
     }

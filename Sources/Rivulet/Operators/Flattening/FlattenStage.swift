@@ -22,7 +22,9 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     // mailbox excludes overlapping access, so the runtime's exclusivity checks are turned off.
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     /// The lifetimes of the running inner streams, and their handles in the flattened lifetime.
-    @exclusivity(unchecked) @usableFromInline var running = FlattenInnerMap<(disposables: CompositeDisposable, handle: Disposable?)>()
+    @exclusivity(unchecked) @usableFromInline var running = FlattenInnerMap<
+        (disposables: CompositeDisposable, handle: Disposable?)
+    >()
     @usableFromInline let downstream: EventSink<Value, Error>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let makeInner: (Outer) -> Inner
@@ -116,10 +118,11 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         startTrampoline.add {
             // The flattened stream may have ended, or replaced this inner stream, meanwhile.
             guard !innerLifetime.hasEnded else { return }
-            inner.startInstance({ event in
-                inbox.send(.inner(id, event))
-                startTrampoline.runAll()
-            }, innerLifetime)
+            inner.startInstance(
+                { event in
+                    inbox.send(.inner(id, event))
+                    startTrampoline.runAll()
+                }, innerLifetime)
         }
     }
 

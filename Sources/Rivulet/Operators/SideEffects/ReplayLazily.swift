@@ -137,11 +137,12 @@ final class ReplayKeeper<Value, Error: Swift.Error>: Sendable {
         guard let upstream = launch.withLock({ $0.upstream.take() }) else { return }
         let token = upstreamToken
         let inbox = self.inbox
-        upstream.startInstance({ event in
-            // The upstream has ended: end its lifetime so that its resources go now.
-            if event.isTerminating { token.dispose() }
-            inbox.send(.upstream(event))
-        }, Lifetime(token))
+        upstream.startInstance(
+            { event in
+                // The upstream has ended: end its lifetime so that its resources go now.
+                if event.isTerminating { token.dispose() }
+                inbox.send(.upstream(event))
+            }, Lifetime(token))
     }
 }
 

@@ -69,7 +69,8 @@ extension Signal.Event {
         on scheduler: DateScheduler,
         discardWhenCompleted: Bool
     ) -> EventTransform<Value, Error, Value, Error> {
-        precondition(interval >= 0, "Rivulet: debounce(_:on:discardWhenCompleted:): interval is \(interval); it must be 0 or more")
+        precondition(
+            interval >= 0, "Rivulet: debounce(_:on:discardWhenCompleted:): interval is \(interval); it must be 0 or more")
         return { downstream, lifetime in
             TimedStage.running(
                 DebounceStateMachine<Value, Error>(interval: interval, discardWhenCompleted: discardWhenCompleted),

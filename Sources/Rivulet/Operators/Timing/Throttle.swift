@@ -133,9 +133,10 @@ extension Signal.Event {
             // upstream value. Its termination is ignored: a condition that ends keeps its last value.
             let conditionLifetime = CompositeDisposable()
             lifetime += conditionLifetime
-            shouldThrottle.startInstance({ event in
-                if case let .value(value) = event { inbox.send(.shouldThrottle(value)) }
-            }, Lifetime(conditionLifetime))
+            shouldThrottle.startInstance(
+                { event in
+                    if case let .value(value) = event { inbox.send(.shouldThrottle(value)) }
+                }, Lifetime(conditionLifetime))
             return { event in inbox.send(.upstream(event)) }
         }
     }

@@ -18,7 +18,9 @@ extension Signal.Event {
         on scheduler: DateScheduler,
         convert: @escaping (Signal<Value, Error>.Event) -> Signal<Value, F>.Event
     ) -> EventTransform<Value, Error, Value, F> {
-        precondition(!interval.isNaN && interval >= 0, "Rivulet: timeout(after:raising:on:): interval is \(interval); it must be 0 or more")
+        precondition(
+            !interval.isNaN && interval >= 0, "Rivulet: timeout(after:raising:on:): interval is \(interval); it must be 0 or more"
+        )
         return { downstream, lifetime in
             let stage = TimedStage<Value, Error, Value, F>(downstream: downstream, lifetime: lifetime) { stage, input in
                 switch input {

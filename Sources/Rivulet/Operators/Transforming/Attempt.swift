@@ -61,7 +61,12 @@ extension Signal where Error == Swift.Error {
     /// not throw; the first error thrown ends the signal at once.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> Signal<Value, Swift.Error> {
-        flatMapEvent(Event.attemptMapValues { value in Result { try action(value); return value } })
+        flatMapEvent(
+            Event.attemptMapValues { value in
+                Result {
+                    try action(value); return value
+                }
+            })
     }
 
     /// A signal of each value transformed by the throwing `transform`; the first error thrown ends
@@ -78,7 +83,12 @@ extension Signal where Error == Never {
     /// before, so its error type becomes `Swift.Error`.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> Signal<Value, Swift.Error> {
-        flatMapEvent(Event.promotingAttemptMap { value in Result { try action(value); return value } })
+        flatMapEvent(
+            Event.promotingAttemptMap { value in
+                Result {
+                    try action(value); return value
+                }
+            })
     }
 
     /// A signal of each value transformed by the throwing `transform`; the first error thrown ends
@@ -111,7 +121,12 @@ extension SignalProducer where Error == Swift.Error {
     /// does not throw; the first error thrown ends the start at once.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> SignalProducer<Value, Swift.Error> {
-        flatMapEvent(Signal.Event.attemptMapValues { value in Result { try action(value); return value } })
+        flatMapEvent(
+            Signal.Event.attemptMapValues { value in
+                Result {
+                    try action(value); return value
+                }
+            })
     }
 
     /// A producer of each value transformed by the throwing `transform`; the first error thrown
@@ -128,7 +143,12 @@ extension SignalProducer where Error == Never {
     /// `Swift.Error`.
     @inlinable
     public func attempt(_ action: @escaping (Value) throws -> Void) -> SignalProducer<Value, Swift.Error> {
-        flatMapEvent(Signal.Event.promotingAttemptMap { value in Result { try action(value); return value } })
+        flatMapEvent(
+            Signal.Event.promotingAttemptMap { value in
+                Result {
+                    try action(value); return value
+                }
+            })
     }
 
     /// A producer of each value transformed by the throwing `transform`; the first error thrown

@@ -70,12 +70,13 @@ extension Signal.Event where Error == Never {
         { downstream, lifetime in
             let dematerialize = Signal<Signal<U, F>.Event, Never>.Event.dematerializeEvents()(downstream, lifetime)
             return { event in
-                dematerialize(event.map { result in
-                    switch result {
-                    case let .success(value): .value(value)
-                    case let .failure(error): .failed(error)
-                    }
-                })
+                dematerialize(
+                    event.map { result in
+                        switch result {
+                        case let .success(value): .value(value)
+                        case let .failure(error): .failed(error)
+                        }
+                    })
             }
         }
     }

@@ -27,31 +27,34 @@ extension Signal {
     /// from `initialResult`) by `nextPartialResult`, and the new result is sent.
     @inlinable
     public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> Signal<U, Error> {
-        flatMapEvent(Event.scanMapValues(into: initialResult) { result, value in
-            result = nextPartialResult(result, value)
-            return result
-        })
+        flatMapEvent(
+            Event.scanMapValues(into: initialResult) { result, value in
+                result = nextPartialResult(result, value)
+                return result
+            })
     }
 
     /// A signal of running results, where `nextPartialResult` updates the result in place (no
     /// copy per value), and the updated result is sent after each value.
     @inlinable
     public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
-        flatMapEvent(Event.scanMapValues(into: initialResult) { result, value in
-            nextPartialResult(&result, value)
-            return result
-        })
+        flatMapEvent(
+            Event.scanMapValues(into: initialResult) { result, value in
+                nextPartialResult(&result, value)
+                return result
+            })
     }
 
     /// A signal of what `next` returns for each value, given a state it carries from value to
     /// value: `next` returns the new state and the output, so the state itself stays private.
     @inlinable
     public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> Signal<U, Error> {
-        flatMapEvent(Event.scanMapValues(into: initialState) { state, value in
-            let (newState, output) = next(state, value)
-            state = newState
-            return output
-        })
+        flatMapEvent(
+            Event.scanMapValues(into: initialState) { state, value in
+                let (newState, output) = next(state, value)
+                state = newState
+                return output
+            })
     }
 
     /// A signal of what `next` returns for each value, given a state it updates in place.
@@ -67,37 +70,46 @@ extension SignalProducer {
     /// begins again from `initialResult`.
     @inlinable
     public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
-        flatMapEvent(Signal.Event.scanMapValues(into: initialResult) { result, value in
-            result = nextPartialResult(result, value)
-            return result
-        })
+        flatMapEvent(
+            Signal.Event.scanMapValues(into: initialResult) { result, value in
+                result = nextPartialResult(result, value)
+                return result
+            })
     }
 
     /// A producer of running results, where `nextPartialResult` updates the result in place, and
     /// the updated result is sent after each value. Each start begins again from `initialResult`.
     @inlinable
-    public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<U, Error> {
-        flatMapEvent(Signal.Event.scanMapValues(into: initialResult) { result, value in
-            nextPartialResult(&result, value)
-            return result
-        })
+    public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping (inout U, Value) -> Void) -> SignalProducer<
+        U, Error
+    > {
+        flatMapEvent(
+            Signal.Event.scanMapValues(into: initialResult) { result, value in
+                nextPartialResult(&result, value)
+                return result
+            })
     }
 
     /// A producer of what `next` returns for each value, given a state it carries from value to
     /// value. Each start begins again from `initialState`.
     @inlinable
-    public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> SignalProducer<U, Error> {
-        flatMapEvent(Signal.Event.scanMapValues(into: initialState) { state, value in
-            let (newState, output) = next(state, value)
-            state = newState
-            return output
-        })
+    public func scanMap<State, U>(_ initialState: State, _ next: @escaping (State, Value) -> (State, U)) -> SignalProducer<
+        U, Error
+    > {
+        flatMapEvent(
+            Signal.Event.scanMapValues(into: initialState) { state, value in
+                let (newState, output) = next(state, value)
+                state = newState
+                return output
+            })
     }
 
     /// A producer of what `next` returns for each value, given a state it updates in place. Each
     /// start begins again from `initialState`.
     @inlinable
-    public func scanMap<State, U>(into initialState: State, _ next: @escaping (inout State, Value) -> U) -> SignalProducer<U, Error> {
+    public func scanMap<State, U>(into initialState: State, _ next: @escaping (inout State, Value) -> U) -> SignalProducer<
+        U, Error
+    > {
         flatMapEvent(Signal.Event.scanMapValues(into: initialState, next))
     }
 }

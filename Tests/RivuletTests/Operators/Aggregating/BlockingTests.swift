@@ -133,10 +133,11 @@ private final class ReleaseProbe: @unchecked Sendable {
             box.withLock { $0 = waiter }
             let producer = SignalProducer<ReleaseProbe, Never> { observer, _ in
                 for _ in 0..<3 {
-                    observer.send(value: ReleaseProbe {
-                        _ = box.withLock { $0 }?.outcome
-                        released.increment()
-                    })
+                    observer.send(
+                        value: ReleaseProbe {
+                            _ = box.withLock { $0 }?.outcome
+                            released.increment()
+                        })
                 }
                 observer.sendCompleted()
             }

@@ -14,10 +14,12 @@ import Testing
     }
 
     @Test func collectOfNothingSendsAnEmptyArray() {
-        expectOperator([.completed] as Script, signal: { $0.collect() }, producer: { $0.collect() },
-                       yields: [.value([]), .completed])
-        expectOperator([.completed] as Script, signal: { $0.collect(count: 2) }, producer: { $0.collect(count: 2) },
-                       yields: [.value([]), .completed])
+        expectOperator(
+            [.completed] as Script, signal: { $0.collect() }, producer: { $0.collect() },
+            yields: [.value([]), .completed])
+        expectOperator(
+            [.completed] as Script, signal: { $0.collect(count: 2) }, producer: { $0.collect(count: 2) },
+            yields: [.value([]), .completed])
     }
 
     @Test func collectCountSendsFullArraysThenTheRemainder() {
@@ -62,11 +64,13 @@ import Testing
     }
 
     @Test func failureAndInterruptionDropTheCollectedValues_E2_E4() {
-        expectOperator([.value(1), .failed(TestError(2))] as Script, signal: { $0.collect() }, producer: { $0.collect() },
-                       yields: [.failed(TestError(2))])
-        expectOperator([.value(1), .value(2), .value(3), .interrupted] as Script,
-                       signal: { $0.collect(count: 2) }, producer: { $0.collect(count: 2) },
-                       yields: [.value([1, 2]), .interrupted])
+        expectOperator(
+            [.value(1), .failed(TestError(2))] as Script, signal: { $0.collect() }, producer: { $0.collect() },
+            yields: [.failed(TestError(2))])
+        expectOperator(
+            [.value(1), .value(2), .value(3), .interrupted] as Script,
+            signal: { $0.collect(count: 2) }, producer: { $0.collect(count: 2) },
+            yields: [.value([1, 2]), .interrupted])
     }
 
     @Test func eachStartCollectsAfresh_P2() {
@@ -82,7 +86,8 @@ import Testing
     @Test func disposalStopsTheUpstream_P4() {
         expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.collect() }, producer: { $0.collect() })
         expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.collect(count: 3) }, producer: { $0.collect(count: 3) })
-        expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.collect { _, _ in true } }, producer: { $0.collect { _ in true } })
+        expectDisposalStopsUpstream(
+            (Int, TestError).self, signal: { $0.collect { _, _ in true } }, producer: { $0.collect { _ in true } })
     }
 
     @Test func collectCountRejectsZero() async {

@@ -5,32 +5,38 @@ import Testing
     typealias Script = [Signal<Int, TestError>.Event]
 
     @Test func reduceSendsTheFinalResultAtCompletion() {
-        expectOperator([.value(1), .value(2), .value(3), .completed] as Script,
-                       signal: { $0.reduce(10, +) }, producer: { $0.reduce(10, +) },
-                       yields: [.value(16), .completed])
-        expectOperator([.value(1), .value(2), .completed] as Script,
-                       signal: { $0.reduce(into: [Int]()) { $0.insert($1, at: 0) } },
-                       producer: { $0.reduce(into: [Int]()) { $0.insert($1, at: 0) } },
-                       yields: [.value([2, 1]), .completed])
+        expectOperator(
+            [.value(1), .value(2), .value(3), .completed] as Script,
+            signal: { $0.reduce(10, +) }, producer: { $0.reduce(10, +) },
+            yields: [.value(16), .completed])
+        expectOperator(
+            [.value(1), .value(2), .completed] as Script,
+            signal: { $0.reduce(into: [Int]()) { $0.insert($1, at: 0) } },
+            producer: { $0.reduce(into: [Int]()) { $0.insert($1, at: 0) } },
+            yields: [.value([2, 1]), .completed])
     }
 
     @Test func reduceOfNothingSendsTheInitialResult() {
-        expectOperator([.completed] as Script, signal: { $0.reduce(5, +) }, producer: { $0.reduce(5, +) },
-                       yields: [.value(5), .completed])
+        expectOperator(
+            [.completed] as Script, signal: { $0.reduce(5, +) }, producer: { $0.reduce(5, +) },
+            yields: [.value(5), .completed])
     }
 
     @Test func noResultWhileOpen() {
-        expectOperator([.value(1), .value(2)] as Script, signal: { $0.reduce(0, +) }, producer: { $0.reduce(0, +) },
-                       yields: [])
+        expectOperator(
+            [.value(1), .value(2)] as Script, signal: { $0.reduce(0, +) }, producer: { $0.reduce(0, +) },
+            yields: [])
     }
 
     @Test func failureAndInterruptionAreForwardedWithoutAResult_E2_E4() {
-        expectOperator([.value(1), .failed(TestError(3))] as Script,
-                       signal: { $0.reduce(0, +) }, producer: { $0.reduce(0, +) },
-                       yields: [.failed(TestError(3))])
-        expectOperator([.value(1), .interrupted] as Script,
-                       signal: { $0.reduce(into: 0) { $0 += $1 } }, producer: { $0.reduce(into: 0) { $0 += $1 } },
-                       yields: [.interrupted])
+        expectOperator(
+            [.value(1), .failed(TestError(3))] as Script,
+            signal: { $0.reduce(0, +) }, producer: { $0.reduce(0, +) },
+            yields: [.failed(TestError(3))])
+        expectOperator(
+            [.value(1), .interrupted] as Script,
+            signal: { $0.reduce(into: 0) { $0 += $1 } }, producer: { $0.reduce(into: 0) { $0 += $1 } },
+            yields: [.interrupted])
     }
 
     @Test func eachStartBeginsFromTheInitialResult_P2() {
@@ -44,6 +50,7 @@ import Testing
     }
 
     @Test func disposalStopsTheUpstream_P4() {
-        expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.reduce(0, +) }, producer: { $0.reduce(into: 0) { $0 += $1 } })
+        expectDisposalStopsUpstream(
+            (Int, TestError).self, signal: { $0.reduce(0, +) }, producer: { $0.reduce(into: 0) { $0 += $1 } })
     }
 }

@@ -36,16 +36,19 @@ import Testing
 
     @Test func concatForwardsFailureWithoutStartingNext_E2() {
         let next = ControlledProducer<Int, TestError>()
-        #expect(events(of: [.value(1), .failed(TestError(1))], throughProducer: { $0.concat(next.producer) })
-            == [.value(1), .failed(TestError(1))])
+        #expect(
+            events(of: [.value(1), .failed(TestError(1))], throughProducer: { $0.concat(next.producer) })
+                == [.value(1), .failed(TestError(1))])
         #expect(next.starts == 0)
     }
 
     @Test func concatTreatsAnInterruptedFirstProducerAsCompleted_E4() {
         // As in ReactiveSwift: concat is a `.concat` flattening, which ignores inner interruption.
-        #expect(events(of: [.value(1), .interrupted] as [Signal<Int, TestError>.Event],
-                       throughProducer: { $0.concat(value: 2) })
-            == [.value(1), .value(2), .completed])
+        #expect(
+            events(
+                of: [.value(1), .interrupted] as [Signal<Int, TestError>.Event],
+                throughProducer: { $0.concat(value: 2) })
+                == [.value(1), .value(2), .completed])
     }
 
     @Test func disposingConcatStopsTheRunningProducer_P4() {
@@ -80,25 +83,33 @@ import Testing
 
 @Suite struct ThenTests {
     @Test func thenIgnoresValuesAndStartsTheReplacementAfterCompletion() {
-        #expect(events(of: [.value(1), .value(2), .completed] as [Signal<Int, TestError>.Event],
-                       throughProducer: { $0.then(SignalProducer<String, TestError>(value: "a")) })
-            == [.value("a"), .completed])
+        #expect(
+            events(
+                of: [.value(1), .value(2), .completed] as [Signal<Int, TestError>.Event],
+                throughProducer: { $0.then(SignalProducer<String, TestError>(value: "a")) })
+                == [.value("a"), .completed])
     }
 
     @Test func nothingTheUpstreamSendsAfterItsCompletionGoesThrough_E1() {
-        #expect(events(of: [.value(1), .completed, .value(2), .failed(TestError(1))] as [Signal<Int, TestError>.Event],
-                       throughProducer: { $0.then(SignalProducer<String, TestError>(value: "a")) })
-            == [.value("a"), .completed])
+        #expect(
+            events(
+                of: [.value(1), .completed, .value(2), .failed(TestError(1))] as [Signal<Int, TestError>.Event],
+                throughProducer: { $0.then(SignalProducer<String, TestError>(value: "a")) })
+                == [.value("a"), .completed])
     }
 
     @Test func thenForwardsFailureAndInterruptionAtOnce_E2_E4() {
         let replacement = ControlledProducer<String, TestError>()
-        #expect(events(of: [.value(1), .failed(TestError(3))] as [Signal<Int, TestError>.Event],
-                       throughProducer: { $0.then(replacement.producer) })
-            == [.failed(TestError(3))])
-        #expect(events(of: [.value(1), .interrupted] as [Signal<Int, TestError>.Event],
-                       throughProducer: { $0.then(replacement.producer) })
-            == [.interrupted])
+        #expect(
+            events(
+                of: [.value(1), .failed(TestError(3))] as [Signal<Int, TestError>.Event],
+                throughProducer: { $0.then(replacement.producer) })
+                == [.failed(TestError(3))])
+        #expect(
+            events(
+                of: [.value(1), .interrupted] as [Signal<Int, TestError>.Event],
+                throughProducer: { $0.then(replacement.producer) })
+                == [.interrupted])
         #expect(replacement.starts == 0)
     }
 

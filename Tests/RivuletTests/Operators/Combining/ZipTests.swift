@@ -6,8 +6,10 @@ private typealias Step = TwoInputStep<Int, String>
 @Suite struct ZipTests {
     @Test func pairsValuesByPosition() {
         expectTwoInputOperator(
-            [.first(.value(1)), .first(.value(2)), .second(.value("a")), .first(.value(3)),
-             .second(.value("b")), .second(.value("c")), .second(.value("d"))] as [Step],
+            [
+                .first(.value(1)), .first(.value(2)), .second(.value("a")), .first(.value(3)),
+                .second(.value("b")), .second(.value("c")), .second(.value("d")),
+            ] as [Step],
             signal: { Signal.zip($0, $1).map(Pair.init) },
             producer: { SignalProducer.zip($0, $1).map(Pair.init) },
             yields: [.value(Pair(1, "a")), .value(Pair(2, "b")), .value(Pair(3, "c"))]
@@ -33,8 +35,10 @@ private typealias Step = TwoInputStep<Int, String>
         // The first input completes with two values waiting: the result completes right after
         // the second of them is paired.
         expectTwoInputOperator(
-            [.first(.value(1)), .first(.value(2)), .first(.completed), .second(.value("a")),
-             .second(.value("b")), .second(.value("c"))] as [Step],
+            [
+                .first(.value(1)), .first(.value(2)), .first(.completed), .second(.value("a")),
+                .second(.value("b")), .second(.value("c")),
+            ] as [Step],
             signal: { Signal.zip($0, $1).map(Pair.init) },
             producer: { SignalProducer.zip($0, $1).map(Pair.init) },
             yields: [.value(Pair(1, "a")), .value(Pair(2, "b")), .completed]

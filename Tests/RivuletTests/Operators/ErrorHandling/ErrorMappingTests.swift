@@ -41,7 +41,8 @@ import Testing
         input.sendInterrupted()
         #expect(recorder.events == [.value(2), .interrupted])
         let producer: SignalProducer<Int, TestError> = SignalProducer<Int, Never>(value: 3).promoteError()
-        #expect(events(of: [.value(3)], throughProducer: { (_: SignalProducer<Int, Never>) in producer }) == [.value(3), .completed])
+        #expect(
+            events(of: [.value(3)], throughProducer: { (_: SignalProducer<Int, Never>) in producer }) == [.value(3), .completed])
     }
 
     @Test func promoteValueChangesOnlyTheType() {
@@ -61,7 +62,9 @@ import Testing
 
     @Test func disposalStopsTheUpstream_P4() {
         expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.mapError { $0 } }, producer: { $0.mapError { $0 } })
-        expectDisposalStopsUpstream((Int, Never).self, signal: { $0.promoteError(TestError.self) }, producer: { $0.promoteError(TestError.self) })
-        expectDisposalStopsUpstream((Never, TestError).self, signal: { $0.promoteValue(Int.self) }, producer: { $0.promoteValue(Int.self) })
+        expectDisposalStopsUpstream(
+            (Int, Never).self, signal: { $0.promoteError(TestError.self) }, producer: { $0.promoteError(TestError.self) })
+        expectDisposalStopsUpstream(
+            (Never, TestError).self, signal: { $0.promoteValue(Int.self) }, producer: { $0.promoteValue(Int.self) })
     }
 }

@@ -66,10 +66,11 @@ import Testing
         let (signal, input) = Signal<Int, TestError>.pipe()
         let replacement = ControlledProducer<Int, Never>()
         let recorder = EventRecorder<Int, Never>()
-        let disposable: Disposable? = switch via {
-        case .signal: signal.flatMapError { _ in replacement.producer }.observe(recorder.observer)
-        case .producer: SignalProducer(signal).flatMapError { _ in replacement.producer }.start(recorder.observer)
-        }
+        let disposable: Disposable? =
+            switch via {
+            case .signal: signal.flatMapError { _ in replacement.producer }.observe(recorder.observer)
+            case .producer: SignalProducer(signal).flatMapError { _ in replacement.producer }.start(recorder.observer)
+            }
         input.send(error: TestError())
         #expect(replacement.isRunning)
         disposable?.dispose()

@@ -87,7 +87,8 @@ import Testing
 
     @Test func repeatRunsTheProducerCountTimes() {
         let source = CountingSource<Int, TestError>([[.value(1), .value(2), .completed]])
-        #expect(record(source.producer.repeat(3)) == [.value(1), .value(2), .value(1), .value(2), .value(1), .value(2), .completed])
+        #expect(
+            record(source.producer.repeat(3)) == [.value(1), .value(2), .value(1), .value(2), .value(1), .value(2), .completed])
         #expect(source.starts.value == 3)
         #expect(source.ends.value == 3)
     }

@@ -7,8 +7,10 @@ import Testing
 
     @Test func sampleWithSendsTheLatestValueAtEachSamplerValue() {
         expectGateOperator(
-            [.other(.value("early")), .main(.value(1)), .main(.value(2)), .other(.value("a")),
-             .other(.value("b")), .main(.value(3)), .other(.value("c"))] as [Step],
+            [
+                .other(.value("early")), .main(.value(1)), .main(.value(2)), .other(.value("a")),
+                .other(.value("b")), .main(.value(3)), .other(.value("c")),
+            ] as [Step],
             signal: { $0.sample(with: $1).map(GatePair.init) },
             producer: { $0.sample(with: $1).map(GatePair.init) },
             yields: [.value(GatePair(2, "a")), .value(GatePair(2, "b")), .value(GatePair(3, "c"))]
@@ -85,8 +87,10 @@ import Testing
 
     @Test func sampleOnSendsTheLatestValue() {
         expectGateOperator(
-            [.other(.value(())), .main(.value(1)), .other(.value(())), .other(.value(())), .main(.value(2)),
-             .main(.completed), .other(.value(())), .other(.completed)] as [TriggerStep],
+            [
+                .other(.value(())), .main(.value(1)), .other(.value(())), .other(.value(())), .main(.value(2)),
+                .main(.completed), .other(.value(())), .other(.completed),
+            ] as [TriggerStep],
             signal: { $0.sample(on: $1) },
             producer: { $0.sample(on: $1) },
             yields: [.value(1), .value(1), .value(2), .completed]

@@ -18,7 +18,9 @@ import Testing
         // or not. "Close enough" is not transitive: 2, 3 and 4 are each close to the value before
         // them, so only 1 and 6 get through.
         var comparisons: [[Int]] = []
-        let isClose: (Int, Int) -> Bool = { comparisons.append([$0, $1]); return abs($0 - $1) <= 1 }
+        let isClose: (Int, Int) -> Bool = {
+            comparisons.append([$0, $1]); return abs($0 - $1) <= 1
+        }
         let received = events(
             of: [.value(1), .value(2), .value(3), .value(4), .value(6)] as [IntEvent],
             through: { $0.skipRepeats(isClose) }

@@ -57,7 +57,11 @@ import Testing
         var calls: [Int] = []
         let received = events(
             of: [.value(1), .value(2), .value(5), .value(1), .value(2), .completed] as [IntEvent],
-            through: { $0.skip(while: { calls.append($0); return $0 < 3 }) }
+            through: {
+                $0.skip(while: {
+                    calls.append($0); return $0 < 3
+                })
+            }
         )
         #expect(received == [.value(5), .value(1), .value(2), .completed])
         // Once open, the predicate is no longer consulted.
@@ -89,8 +93,10 @@ import Testing
 
     @Test func skipUntilOpensOnTheTriggersValue() {
         expectGateOperator(
-            [.main(.value(1)), .main(.value(2)), .other(.value(())), .main(.value(3)),
-             .other(.value(())), .main(.value(4)), .main(.completed)] as [TriggerStep],
+            [
+                .main(.value(1)), .main(.value(2)), .other(.value(())), .main(.value(3)),
+                .other(.value(())), .main(.value(4)), .main(.completed),
+            ] as [TriggerStep],
             signal: { $0.skip(until: $1) },
             producer: { $0.skip(until: $1) },
             yields: [.value(3), .value(4), .completed]

@@ -364,8 +364,10 @@ import Testing
 
     @Test func takeUntilReplacementSwitchesAtTheReplacementsFirstEvent() {
         expectGateOperator(
-            [.main(.value(1)), .main(.value(2)), .other(.value(10)), .main(.value(3)),
-             .other(.value(11)), .other(.completed)] as [ReplacementStep],
+            [
+                .main(.value(1)), .main(.value(2)), .other(.value(10)), .main(.value(3)),
+                .other(.value(11)), .other(.completed),
+            ] as [ReplacementStep],
             signal: { $0.take(untilReplacement: $1) },
             producer: { $0.take(untilReplacement: $1) },
             yields: [.value(1), .value(2), .value(10), .value(11), .completed]

@@ -6,8 +6,10 @@ import Testing
 
     @Test func withLatestPairsEachValueWithTheSampleesLatest() {
         expectGateOperator(
-            [.main(.value(0)), .other(.value("a")), .main(.value(1)), .main(.value(2)), .other(.value("b")),
-             .other(.value("c")), .main(.value(3)), .main(.completed)] as [Step],
+            [
+                .main(.value(0)), .other(.value("a")), .main(.value(1)), .main(.value(2)), .other(.value("b")),
+                .other(.value("c")), .main(.value(3)), .main(.completed),
+            ] as [Step],
             signal: { $0.withLatest(from: $1).map(GatePair.init) },
             producer: { $0.withLatest(from: $1).map(GatePair.init) },
             yields: [.value(GatePair(1, "a")), .value(GatePair(2, "a")), .value(GatePair(3, "c")), .completed]

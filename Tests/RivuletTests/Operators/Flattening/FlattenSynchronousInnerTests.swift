@@ -8,10 +8,11 @@ import Testing
         let generated = Counter()
         let recorder = EventRecorder<Int, Never>()
         // A long synchronous inner: only disposal (by `take(first:)`) stops it early.
-        let long = SignalProducer<Int, Never>((1...100_000).lazy.map { value in
-            generated.increment()
-            return value
-        })
+        let long = SignalProducer<Int, Never>(
+            (1...100_000).lazy.map { value in
+                generated.increment()
+                return value
+            })
         SignalProducer<Int, Never>(value: 0)
             .flatMap(strategy) { _ in long }
             .take(first: 3)

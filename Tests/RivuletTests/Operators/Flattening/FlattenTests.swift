@@ -102,9 +102,10 @@ import Testing
         #expect(recorder.events == [.value(1), .completed])
     }
 
-    @Test(arguments: [
-        (FlattenStrategy.merge, [1, 2, 3]), (.concat, [1, 3, 2]), (.latest, [1, 2]), (.race, [1, 3]), (.throttle, [1, 3]),
-    ], Via.allCases)
+    @Test(
+        arguments: [
+            (FlattenStrategy.merge, [1, 2, 3]), (.concat, [1, 3, 2]), (.latest, [1, 2]), (.race, [1, 3]), (.throttle, [1, 3]),
+        ], Via.allCases)
     func outerValueSentFromInsideAnInnerValueIsQueued_E6(expectation: (FlattenStrategy, [Int]), via: Via) {
         let (strategy, values) = expectation
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
@@ -113,7 +114,9 @@ import Testing
         let depth = Locked(0)
         let deepest = Locked(0)
         let observer = Signal<Int, TestError>.Observer { event in
-            let current = depth.withLock { $0 += 1; return $0 }
+            let current = depth.withLock {
+                $0 += 1; return $0
+            }
             deepest.withLock { $0 = max($0, current) }
             recorder.record(event)
             // The new inner arrives while the flattening handles the inner's value: it is queued
@@ -263,10 +266,11 @@ import Testing
                 _ = tracked
                 return inner
             }
-            disposable = switch via {
-            case .signal: outer.flatMap(.merge, transform).observe(recorder.observer)
-            case .producer: SignalProducer(outer).flatMap(.merge, transform).start(recorder.observer)
-            }
+            disposable =
+                switch via {
+                case .signal: outer.flatMap(.merge, transform).observe(recorder.observer)
+                case .producer: SignalProducer(outer).flatMap(.merge, transform).start(recorder.observer)
+                }
         }
         input.send(value: 1)
         innerInput.send(value: 5)
@@ -759,7 +763,9 @@ import Testing
             // This thread holds the flattening's turn while `transform` runs: another thread's value
             // on the first inner reaches the inbox and waits there until the second inner has
             // replaced the first. It must then be dropped.
-            Thread { firstInput.send(value: 99); sent.signal() }.start()
+            Thread {
+                firstInput.send(value: 99); sent.signal()
+            }.start()
             usleep(100_000)
             return second
         }.observe(recorder.observer)
@@ -771,8 +777,9 @@ import Testing
         #expect(recorder.values == [1, 2])
     }
 
-    @Test("concurrent starts: 8 threads sending synchronous inners lose nothing, keep order, never overlap",
-          arguments: [FlattenStrategy.merge, .concat, .concurrent(limit: 3)])
+    @Test(
+        "concurrent starts: 8 threads sending synchronous inners lose nothing, keep order, never overlap",
+        arguments: [FlattenStrategy.merge, .concat, .concurrent(limit: 3)])
     func innersStartedFromManyThreads(strategy: FlattenStrategy) {
         let (outer, input) = Signal<SignalProducer<Int, TestError>, TestError>.pipe()
         let detector = OverlapDetector()

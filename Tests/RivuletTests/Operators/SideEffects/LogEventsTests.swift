@@ -72,9 +72,10 @@ private final class LogCollector: @unchecked Sendable {
         SignalProducer<Int, Never>(values: [1, 2])
             .logEvents(identifier: "p", logger: collector.logger)
             .start()
-        #expect(collector.events == [
-            "starting", "value 1", "value 2", "completed", "terminated", "disposed", "started",
-        ])
+        #expect(
+            collector.events == [
+                "starting", "value 1", "value 2", "completed", "terminated", "disposed", "started",
+            ])
     }
 
     @Test func producerLogsInterruptionOnDisposal_P4() {

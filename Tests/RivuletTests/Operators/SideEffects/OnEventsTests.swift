@@ -49,10 +49,11 @@ private final class CallLog: @unchecked Sendable {
         logged(log)(signal).observe { log.add("observer \($0)") }
         input.send(value: 1)
         input.sendCompleted()
-        #expect(log.all == [
-            "event VALUE 1", "value 1", "observer VALUE 1",
-            "event COMPLETED", "completed", "terminated", "observer COMPLETED", "disposed",
-        ])
+        #expect(
+            log.all == [
+                "event VALUE 1", "value 1", "observer VALUE 1",
+                "event COMPLETED", "completed", "terminated", "observer COMPLETED", "disposed",
+            ])
     }
 
     @Test func signalFailureAndInterruptionCallbacks_E2_E4() {
@@ -60,17 +61,19 @@ private final class CallLog: @unchecked Sendable {
         let (signal, input) = Signal<Int, TestError>.pipe()
         logged(log)(signal).observe { log.add("observer \($0)") }
         input.send(error: TestError(3))
-        #expect(log.all == [
-            "event FAILED TestError(code: 3)", "failed TestError(code: 3)", "terminated",
-            "observer FAILED TestError(code: 3)", "disposed",
-        ])
+        #expect(
+            log.all == [
+                "event FAILED TestError(code: 3)", "failed TestError(code: 3)", "terminated",
+                "observer FAILED TestError(code: 3)", "disposed",
+            ])
         let interruptions = CallLog()
         let (other, otherInput) = Signal<Int, TestError>.pipe()
         logged(interruptions)(other).observe { interruptions.add("observer \($0)") }
         otherInput.sendInterrupted()
-        #expect(interruptions.all == [
-            "event INTERRUPTED", "interrupted", "terminated", "observer INTERRUPTED", "disposed",
-        ])
+        #expect(
+            interruptions.all == [
+                "event INTERRUPTED", "interrupted", "terminated", "observer INTERRUPTED", "disposed",
+            ])
     }
 
     @Test func onForwardsEveryEventUnchanged_P3() {
@@ -90,12 +93,13 @@ private final class CallLog: @unchecked Sendable {
             observer.sendCompleted()
         }
         loggedProducer(log)(producer).start { log.add("observer \($0)") }
-        #expect(log.all == [
-            "starting", "work",
-            "event VALUE 1", "value 1", "observer VALUE 1",
-            "event COMPLETED", "completed", "terminated", "observer COMPLETED", "disposed",
-            "started",
-        ])
+        #expect(
+            log.all == [
+                "starting", "work",
+                "event VALUE 1", "value 1", "observer VALUE 1",
+                "event COMPLETED", "completed", "terminated", "observer COMPLETED", "disposed",
+                "started",
+            ])
     }
 
     @Test func disposingAProducerStartRunsTheInterruptionCallbacks_P4() {
@@ -106,12 +110,13 @@ private final class CallLog: @unchecked Sendable {
         input.send(value: 1)
         disposable.dispose()
         input.send(value: 2)
-        #expect(log.all == [
-            "starting", "started",
-            "event VALUE 1", "value 1", "observer VALUE 1",
-            "observer INTERRUPTED",
-            "event INTERRUPTED", "interrupted", "terminated", "disposed",
-        ])
+        #expect(
+            log.all == [
+                "starting", "started",
+                "event VALUE 1", "value 1", "observer VALUE 1",
+                "observer INTERRUPTED",
+                "event INTERRUPTED", "interrupted", "terminated", "disposed",
+            ])
     }
 
     @Test func anOperatorFurtherDownEndingTheStartInterruptsUpstreamCallbacks() {
@@ -192,9 +197,15 @@ private final class CallLog: @unchecked Sendable {
             let log = CallLog()
             let values = Counter()
             let disposable = signal.producer.on(
-                terminated: { detector.enter(); log.add("terminated"); detector.leave() },
-                disposed: { detector.enter(); log.add("disposed"); detector.leave() },
-                value: { _ in detector.enter(); values.increment(); log.add("value"); detector.leave() }
+                terminated: {
+                    detector.enter(); log.add("terminated"); detector.leave()
+                },
+                disposed: {
+                    detector.enter(); log.add("disposed"); detector.leave()
+                },
+                value: { _ in
+                    detector.enter(); values.increment(); log.add("value"); detector.leave()
+                }
             ).start()
             let finished = withWatchdog(seconds: 20, "on(…) senders") {
                 runConcurrently(8) { thread in
@@ -226,9 +237,15 @@ private final class CallLog: @unchecked Sendable {
             let started = DispatchSemaphore(value: 0)
             let disposable = Locked<Disposable?>(nil)
             let producer = SignalProducer<Int, Never>(0..<20_000).on(
-                completed: { detector.enter(); log.add("completed"); detector.leave() },
-                interrupted: { detector.enter(); log.add("interrupted"); detector.leave() },
-                disposed: { detector.enter(); log.add("disposed"); detector.leave() },
+                completed: {
+                    detector.enter(); log.add("completed"); detector.leave()
+                },
+                interrupted: {
+                    detector.enter(); log.add("interrupted"); detector.leave()
+                },
+                disposed: {
+                    detector.enter(); log.add("disposed"); detector.leave()
+                },
                 value: { value in
                     detector.enter()
                     if value == 0 { started.signal() }
@@ -252,7 +269,9 @@ private final class CallLog: @unchecked Sendable {
             #expect(finished)
             #expect(detector.overlapCount == 0)
             let entries = log.all
-            #expect(entries.suffix(2) == ["interrupted", "disposed"] || entries.suffix(2) == ["completed", "disposed"], "\(entries.suffix(4)) \(entries.count)")
+            #expect(
+                entries.suffix(2) == ["interrupted", "disposed"] || entries.suffix(2) == ["completed", "disposed"],
+                "\(entries.suffix(4)) \(entries.count)")
             #expect(entries.dropLast(2).allSatisfy { $0 == "value" })
         }
     }

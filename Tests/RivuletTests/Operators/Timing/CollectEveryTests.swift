@@ -107,7 +107,10 @@ import Testing
             _ = SignalProducer<Int, Never>.never.collect(every: .seconds(0), on: TestScheduler())
         }
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(message.contains("Rivulet: collect(every:on:skipEmpty:discardWhenCompleted:): interval is seconds(0); it must be greater than 0 and not .never"))
+        #expect(
+            message.contains(
+                "Rivulet: collect(every:on:skipEmpty:discardWhenCompleted:): interval is seconds(0); it must be greater than 0 and not .never"
+            ))
         await #expect(processExitsWith: .failure) {
             _ = Signal<Int, Never>.never.collect(every: .never, on: TestScheduler())
         }

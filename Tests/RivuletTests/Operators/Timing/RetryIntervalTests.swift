@@ -23,9 +23,10 @@ import Testing
         scheduler.advance(by: .milliseconds(1))
         #expect(attempts.value == 2)
         scheduler.advance(by: .seconds(5))
-        #expect(recorder.events == [
-            Timed(0, .value(1)), Timed(1, .value(2)), Timed(2, .value(3)), Timed(2, .failed(TestError(3))),
-        ])
+        #expect(
+            recorder.events == [
+                Timed(0, .value(1)), Timed(1, .value(2)), Timed(2, .value(3)), Timed(2, .failed(TestError(3))),
+            ])
         #expect(scheduler.pendingActionCount == 0)
     }
 

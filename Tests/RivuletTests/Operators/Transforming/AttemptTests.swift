@@ -6,8 +6,16 @@ import Testing
         let calls = Counter()
         expectOperator(
             [.value(1), .value(2), .value(3), .completed] as [Signal<Int, TestError>.Event],
-            signal: { $0.attempt { v in calls.increment(); return v < 2 ? .success(()) : .failure(TestError(v)) } },
-            producer: { $0.attempt { v in calls.increment(); return v < 2 ? .success(()) : .failure(TestError(v)) } },
+            signal: {
+                $0.attempt { v in
+                    calls.increment(); return v < 2 ? .success(()) : .failure(TestError(v))
+                }
+            },
+            producer: {
+                $0.attempt { v in
+                    calls.increment(); return v < 2 ? .success(()) : .failure(TestError(v))
+                }
+            },
             yields: [.value(1), .failed(TestError(2))]
         )
         // The action does not run for values after the failure (two per façade).
@@ -38,8 +46,10 @@ import Testing
         )
     }
 
-    private func check(_ events: [Signal<Int, Swift.Error>.Event], values: [Int], error code: Int?,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
+    private func check(
+        _ events: [Signal<Int, Swift.Error>.Event], values: [Int], error code: Int?,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(events.compactMap(\.value) == values, sourceLocation: sourceLocation)
         #expect(events.filter(\.isTerminating).count == 1, sourceLocation: sourceLocation)
         #expect((events.last?.error as? TestError)?.code == code, sourceLocation: sourceLocation)
@@ -53,23 +63,47 @@ import Testing
         let script: [Signal<Int, Swift.Error>.Event] = [.value(1), .value(2), .value(3), .completed]
         check(events(of: script, through: { $0.attempt(throwIfEven) }), values: [1], error: 2)
         check(events(of: script, throughProducer: { $0.attempt(throwIfEven) }), values: [1], error: 2)
-        check(events(of: script, through: { $0.attemptMap { try throwIfEven($0); return $0 * 10 } }), values: [10], error: 2)
-        check(events(of: script, throughProducer: { $0.attemptMap { try throwIfEven($0); return $0 * 10 } }), values: [10], error: 2)
+        check(
+            events(
+                of: script,
+                through: {
+                    $0.attemptMap {
+                        try throwIfEven($0); return $0 * 10
+                    }
+                }), values: [10], error: 2)
+        check(
+            events(
+                of: script,
+                throughProducer: {
+                    $0.attemptMap {
+                        try throwIfEven($0); return $0 * 10
+                    }
+                }), values: [10], error: 2)
     }
 
     @Test func throwingFormsPromoteANeverError() {
         let script: [Signal<Int, Never>.Event] = [.value(1), .value(3), .value(4), .value(5)]
         let signalEvents = events(of: script, through: { $0.attempt(throwIfEven) })
         check(signalEvents, values: [1, 3], error: 4)
-        check(events(of: script, throughProducer: { $0.attemptMap { try throwIfEven($0); return $0 } }), values: [1, 3], error: 4)
-        let completed = events(of: [.value(1), .completed] as [Signal<Int, Never>.Event], throughProducer: { $0.attempt(throwIfEven) })
+        check(
+            events(
+                of: script,
+                throughProducer: {
+                    $0.attemptMap {
+                        try throwIfEven($0); return $0
+                    }
+                }), values: [1, 3], error: 4)
+        let completed = events(
+            of: [.value(1), .completed] as [Signal<Int, Never>.Event], throughProducer: { $0.attempt(throwIfEven) })
         #expect(completed.compactMap(\.value) == [1])
         #expect(completed.last?.isCompleted == true)
     }
 
     @Test func disposalStopsTheUpstream_P4() {
-        expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.attempt { _ in .success(()) } }, producer: { $0.attempt { _ in .success(()) } })
-        expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.attemptMap { .success($0) } }, producer: { $0.attemptMap { .success($0) } })
+        expectDisposalStopsUpstream(
+            (Int, TestError).self, signal: { $0.attempt { _ in .success(()) } }, producer: { $0.attempt { _ in .success(()) } })
+        expectDisposalStopsUpstream(
+            (Int, TestError).self, signal: { $0.attemptMap { .success($0) } }, producer: { $0.attemptMap { .success($0) } })
         expectDisposalStopsUpstream((Int, Never).self, signal: { $0.attemptMap { $0 } }, producer: { $0.attempt { _ in } })
     }
 }

@@ -21,8 +21,10 @@ private typealias Step = TwoInputStep<Bool, Bool>
 
     @Test func andCombinesTheLatestValues() {
         expectTwoInputOperator(
-            [.first(.value(true)), .second(.value(false)), .second(.value(true)), .first(.value(false)),
-             .first(.completed), .second(.completed)] as [Step],
+            [
+                .first(.value(true)), .second(.value(false)), .second(.value(true)), .first(.value(false)),
+                .first(.completed), .second(.completed),
+            ] as [Step],
             signal: { $0.and($1) },
             producer: { $0.and($1) },
             yields: [.value(false), .value(true), .value(false), .completed]
@@ -31,8 +33,10 @@ private typealias Step = TwoInputStep<Bool, Bool>
 
     @Test func orCombinesTheLatestValues() {
         expectTwoInputOperator(
-            [.first(.value(false)), .second(.value(false)), .second(.value(true)), .first(.value(true)),
-             .second(.value(false)), .first(.value(false))] as [Step],
+            [
+                .first(.value(false)), .second(.value(false)), .second(.value(true)), .first(.value(true)),
+                .second(.value(false)), .first(.value(false)),
+            ] as [Step],
             signal: { $0.or($1) },
             producer: { $0.or($1) },
             yields: [.value(false), .value(true), .value(true), .value(true), .value(false)]

@@ -86,7 +86,8 @@ import Testing
 
     @Test func disposalStopsTheUpstream_P4() {
         expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.materialize() }, producer: { $0.materialize() })
-        expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.materializeResults() }, producer: { $0.materializeResults() })
+        expectDisposalStopsUpstream(
+            (Int, TestError).self, signal: { $0.materializeResults() }, producer: { $0.materializeResults() })
         expectDisposalStopsUpstream(
             (Inner, Never).self,
             signal: { $0.dematerialize() },

@@ -30,8 +30,16 @@ import Testing
         )
         expectOperator(
             [.value(5), .value(6)] as [Signal<Int, TestError>.Event],
-            signal: { $0.scanMap(into: 0) { count, value in count += 1; return count * value } },
-            producer: { $0.scanMap(into: 0) { count, value in count += 1; return count * value } },
+            signal: {
+                $0.scanMap(into: 0) { count, value in
+                    count += 1; return count * value
+                }
+            },
+            producer: {
+                $0.scanMap(into: 0) { count, value in
+                    count += 1; return count * value
+                }
+            },
             yields: [.value(5), .value(12)]
         )
     }

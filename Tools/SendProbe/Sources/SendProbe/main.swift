@@ -27,7 +27,9 @@ func measure(_ name: String, observers: Int, sends: Int) {
         best = min(best, Double(elapsed) / Double(sends))
     }
     let perDelivery = best / Double(max(observers, 1))
-    print("| \(name) | \(String(format: "%.1f", best)) | \(String(format: "%.2f", perDelivery)) | \(String(format: "%.3f", Double(mallocs) / Double(sends))) |")
+    print(
+        "| \(name) | \(String(format: "%.1f", best)) | \(String(format: "%.2f", perDelivery)) | \(String(format: "%.3f", Double(mallocs) / Double(sends))) |"
+    )
     precondition(sink.total != 42, "keep the sink alive")
 }
 
