@@ -81,7 +81,7 @@ extension Signal {
         ///
         /// The event is rebuilt case by case rather than passed on whole: a stage stores the event
         /// it hands over field by field, and loading it back in one piece defeats the processor's
-        /// store forwarding (in a profile of a chain of eight signals, most of the time per stage).
+        /// store forwarding (see Docs/Performance.md).
         @inlinable
         var sink: (Event) -> Void {
             guard let core = inputOf else { return action }

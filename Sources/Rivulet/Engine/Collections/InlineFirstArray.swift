@@ -9,8 +9,8 @@
 /// A signal's `ObserverList` has the same layout but is not built on this type: a field of a
 /// generic element type makes the list's layout depend on its element, so the runtime must
 /// instantiate its metadata wherever unspecialised code touches it, and a signal's storage is
-/// freed by unspecialised code (a generic class's `deinit`). As an `InlineFirstArray`, the list
-/// cost three more metadata look-ups, about 400 instructions, per produced signal.
+/// freed by unspecialised code (a generic class's `deinit`), which then pays metadata look-ups
+/// for every produced signal (Docs/Performance.md has the measurement).
 @usableFromInline
 struct InlineFirstArray<Element> {
     /// The first element; `nil` only when the list is empty.

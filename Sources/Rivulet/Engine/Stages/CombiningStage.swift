@@ -62,8 +62,8 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     @usableFromInline typealias Input = (index: Int, event: Signal<Machine.Element, Error>.Event)
 
     // Touched only by the mailbox's handler, which runs one input at a time: the mailbox excludes
-    // overlapping access, so the runtime's exclusivity checks (a quarter of a combineLatest
-    // send's time in a profile) are turned off for them.
+    // overlapping access, so the runtime's exclusivity checks (a large share of a combineLatest
+    // send's time, see Docs/Performance.md) are turned off for them.
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     /// Set by the first terminal event: nothing is sent afterwards (E1), not even combinations of
     /// inputs already queued.

@@ -3,9 +3,8 @@
 /// Inner streams are numbered in the order they start, so the IDs arrive in increasing order and
 /// the map is an `InlineFirstArray` sorted by ID: `contains` is a binary search, adding is an
 /// append. The first entry is stored inline, so a flattening with one inner stream at a time
-/// (`.latest`, `.throttle`, `.concat`) allocates nothing to track it, and hashes nothing: a `Set`
-/// or `Dictionary` of IDs hashed every inner event (about 900 instructions per inner stream of
-/// five values).
+/// (`.latest`, `.throttle`, `.concat`) allocates nothing to track it, and hashes nothing (a `Set`
+/// or `Dictionary` of IDs would hash on every inner event; Docs/Performance.md has the numbers).
 @usableFromInline
 struct FlattenInnerMap<Value> {
     @usableFromInline typealias Entry = (id: FlattenInnerID, value: Value)
@@ -65,8 +64,7 @@ struct FlattenInnerMap<Value> {
 /// Not an `InlineFirstArray<FlattenInnerID>`: every transition's `Actions` holds one, and code
 /// specialised in a client module destroys a bound generic struct through its type metadata (a
 /// metadata cache look-up, then the generic value witness), where this plain struct's value
-/// witness is called directly. As an `InlineFirstArray`, `SendProbe flatmap-allocs` counted
-/// about 3% more instructions per inner stream (some 290 of 8,850), in those destroys.
+/// witness is called directly (Docs/Performance.md has the measurement).
 @usableFromInline
 struct FlattenInnerIDList: Sequence, Equatable {
     @usableFromInline var first: FlattenInnerID?
