@@ -81,23 +81,45 @@ import Testing
         mailbox.close()
     }
 
-    @Test func upstreamInputNeverWaitsForABusyThread() {
-        let entered = DispatchSemaphore(value: 0)
+    /// A `queueForOwner` mailbox that records what it handles, on which thread, and blocks in
+    /// input 1 until `release` is signalled.
+    struct BusyMailbox {
         let release = DispatchSemaphore(value: 0)
         let handled = Locked<[(Int, ThreadID)]>([])
-        let mailbox = Mailbox<Int>(policy: .queueForOwner) { input in
-            handled.withLock { $0.append((input, .current)) }
-            if input == 1 {
-                entered.signal()
-                release.wait()
+        let mailbox: Mailbox<Int>
+
+        init() {
+            let entered = DispatchSemaphore(value: 0)
+            let (release, handled) = (self.release, self.handled)
+            mailbox = Mailbox<Int>(policy: .queueForOwner) { input in
+                handled.withLock { $0.append((input, .current)) }
+                if input == 1 {
+                    entered.signal()
+                    release.wait()
+                }
             }
+            self.entered = entered
         }
-        let busyThread = Locked<ThreadID?>(nil)
-        Thread {
-            busyThread.withLock { $0 = .current }
-            mailbox.send(1)
-        }.start()
-        entered.wait()
+
+        private let entered: DispatchSemaphore
+
+        /// Sends input 1 from a new thread and returns that thread once the handler is busy with it.
+        func occupyOnAnotherThread() -> ThreadID {
+            let busyThread = Locked<ThreadID?>(nil)
+            let mailbox = self.mailbox
+            Thread {
+                busyThread.withLock { $0 = .current }
+                mailbox.send(1)
+            }.start()
+            entered.wait()
+            return busyThread.withLock { $0! }
+        }
+    }
+
+    @Test func upstreamInputNeverWaitsForABusyThread() {
+        let busy = BusyMailbox()
+        let (release, handled, mailbox) = (busy.release, busy.handled, busy.mailbox)
+        let busyThread = busy.occupyOnAnotherThread()
         // The handler is busy on the other thread: this send must return at once.
         let returned = withWatchdog(seconds: 5, "send while another thread handles an input") {
             mailbox.send(2)
@@ -108,23 +130,14 @@ import Testing
         withWatchdog { while handled.withLock({ $0.count }) < 2 { usleep(1_000) } }
         // The queued input was handled by the busy thread, after its current input.
         #expect(handled.withLock { $0.map(\.0) } == [1, 2])
-        #expect(handled.withLock { $0.last?.1 } == busyThread.withLock { $0 })
+        #expect(handled.withLock { $0.last?.1 } == busyThread)
         mailbox.close()
     }
 
     @Test func aCallbackWaitsForItsTurnAndIsHandledOnItsOwnThread() {
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let handled = Locked<[(Int, ThreadID)]>([])
-        let mailbox = Mailbox<Int>(policy: .queueForOwner) { input in
-            handled.withLock { $0.append((input, .current)) }
-            if input == 1 {
-                entered.signal()
-                release.wait()
-            }
-        }
-        Thread { mailbox.send(1) }.start()
-        entered.wait()
+        let busy = BusyMailbox()
+        let (release, handled, mailbox) = (busy.release, busy.handled, busy.mailbox)
+        _ = busy.occupyOnAnotherThread()
         let callbackDone = DispatchSemaphore(value: 0)
         let callbackThread = Locked<ThreadID?>(nil)
         Thread {
