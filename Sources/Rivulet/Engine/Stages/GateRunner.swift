@@ -21,7 +21,8 @@ struct GateAction<Value, Error: Swift.Error> {
     static func send(_ event: Signal<Value, Error>.Event) -> GateAction { GateAction(event: event) }
 }
 
-/// The pure state machine behind a multi-source gating operator (`take(until:)`, `sample`, …).
+/// The pure state machine behind a multi-source gating operator (`take(until:)`, `skip(until:)`,
+/// `take(during:)`, `take(untilReplacement:)`).
 ///
 /// It sees one input at a time (the gate serializes its sources) and answers with what to do. It
 /// must answer `.none` to everything once it has asked for a terminal event (E1).
