@@ -624,34 +624,76 @@ import Testing
         #expect(calls.value == 2)
     }
 
-    @Test func flatMapErrorTypeOverloads() {
-        let failing = Signal<Int, TestError>.never
-        let s1: Signal<String, TestError> = failing.flatMap(.merge) { SignalProducer<String, TestError>(value: "\($0)") }
-        let s2: Signal<String, TestError> = failing.flatMap(.merge) { SignalProducer<String, Never>(value: "\($0)") }
-        let s3: Signal<String, TestError> = failing.flatMap(.merge) { _ in Signal<String, TestError>.never }
-        let s4: Signal<String, TestError> = failing.flatMap(.merge) { _ in Signal<String, Never>.never }
-        let safe = Signal<Int, Never>.never
-        let s5: Signal<String, TestError> = safe.flatMap(.latest) { SignalProducer<String, TestError>(value: "\($0)") }
-        let s6: Signal<String, TestError> = safe.flatMap(.latest) { _ in Signal<String, TestError>.never }
-        let s7: Signal<String, Never> = safe.flatMap(.latest) { SignalProducer<String, Never>(value: "\($0)") }
-        let s8: Signal<String, Never> = safe.flatMap(.latest) { _ in Signal<String, Never>.never }
-        _ = (s1, s2, s3, s4, s5, s6, s7, s8)
+    /// Each error-type overload of `flatMap` on a signal: the outer signal sends 1 and 2 and
+    /// completes; each inner stream sends the value as text (an inner signal, once it is
+    /// observed) and completes. Every overload must forward both values and complete.
+    @Test func flatMapErrorTypeOverloadsOnSignals() {
+        func run<E: Swift.Error, F: Swift.Error>(
+            _ outerError: E.Type,
+            _ flatMap: (Signal<Int, E>) -> Signal<String, F>,
+            sendInner: @escaping (Int) -> Void = { _ in }
+        ) -> [Signal<String, F>.Event] {
+            let (outer, input) = Signal<Int, E>.pipe()
+            let recorder = EventRecorder<String, F>()
+            flatMap(outer).observe(recorder.observer)
+            for value in [1, 2] {
+                input.send(value: value)
+                sendInner(value)
+            }
+            input.sendCompleted()
+            return recorder.events
+        }
+        func innerSignal<E: Swift.Error>(_: E.Type) -> (Signal<String, E>, (Int) -> Void) {
+            let (signal, input) = Signal<String, E>.pipe()
+            return (signal, { input.send(value: "\($0)") })
+        }
+        let expected: [Signal<String, TestError>.Event] = [.value("1"), .value("2"), .completed]
+        #expect(run(TestError.self) { $0.flatMap(.merge) { SignalProducer<String, TestError>(value: "\($0)") } } == expected)
+        #expect(run(TestError.self) { $0.flatMap(.merge) { SignalProducer<String, Never>(value: "\($0)") } } == expected)
+        let (typed, sendTyped) = innerSignal(TestError.self)
+        #expect(run(TestError.self, { $0.flatMap(.latest) { _ in typed } }, sendInner: sendTyped) == [.value("1"), .value("2")])
+        let (safe, sendSafe) = innerSignal(Never.self)
+        #expect(run(TestError.self, { $0.flatMap(.latest) { _ in safe } }, sendInner: sendSafe) == [.value("1"), .value("2")])
+        #expect(run(Never.self) { $0.flatMap(.latest) { SignalProducer<String, TestError>(value: "\($0)") } } == expected)
+        let (typed2, sendTyped2) = innerSignal(TestError.self)
+        #expect(run(Never.self, { $0.flatMap(.latest) { _ in typed2 } }, sendInner: sendTyped2) == [.value("1"), .value("2")])
+        let expectedNever: [Signal<String, Never>.Event] = [.value("1"), .value("2"), .completed]
+        #expect(run(Never.self) { $0.flatMap(.latest) { SignalProducer<String, Never>(value: "\($0)") } } == expectedNever)
+        let (safe2, sendSafe2) = innerSignal(Never.self)
+        #expect(run(Never.self, { $0.flatMap(.latest) { _ in safe2 } }, sendInner: sendSafe2) == [.value("1"), .value("2")])
+    }
 
-        let failingP = SignalProducer<Int, TestError>(value: 1)
-        let p1: SignalProducer<String, TestError> = failingP.flatMap(.merge) { SignalProducer<String, TestError>(value: "\($0)") }
-        let p2: SignalProducer<String, TestError> = failingP.flatMap(.merge) { SignalProducer<String, Never>(value: "\($0)") }
-        let p3: SignalProducer<String, TestError> = failingP.flatMap(.merge) { _ in Signal<String, TestError>.never }
-        let p4: SignalProducer<String, TestError> = failingP.flatMap(.merge) { _ in Signal<String, Never>.never }
-        let safeP = SignalProducer<Int, Never>(value: 1)
-        let p5: SignalProducer<String, TestError> = safeP.flatMap(.race) { SignalProducer<String, TestError>(value: "\($0)") }
-        let p6: SignalProducer<String, TestError> = safeP.flatMap(.race) { _ in Signal<String, TestError>.never }
-        let p7: SignalProducer<String, Never> = safeP.flatMap(.race) { SignalProducer<String, Never>(value: "\($0)") }
-        let p8: SignalProducer<String, Never> = safeP.flatMap(.race) { _ in Signal<String, Never>.never }
-        _ = (p1, p2, p3, p4, p5, p6, p7, p8)
-
-        let recorder = EventRecorder<String, TestError>()
-        safeP.flatMap(.merge) { _ in SignalProducer<String, TestError>(error: TestError(9)) }.start(recorder.observer)
-        #expect(recorder.events == [.failed(TestError(9))])
+    /// Each error-type overload of `flatMap` on a producer, with a failure from whichever side
+    /// can fail: the failure ends the result at once (E2).
+    @Test func flatMapErrorTypeOverloadsOnProducers() {
+        func events<V, E: Swift.Error>(_ producer: SignalProducer<V, E>) -> [Signal<V, E>.Event] {
+            let recorder = EventRecorder<V, E>()
+            producer.start(recorder.observer)
+            return recorder.events
+        }
+        let values = SignalProducer<Int, TestError>([1, 2])
+        let failingOuter = SignalProducer<Int, TestError>(value: 1).concat(error: TestError(7))
+        let safe = SignalProducer<Int, Never>([1, 2])
+        let expected: [Signal<String, TestError>.Event] = [.value("1"), .value("2"), .completed]
+        #expect(events(values.flatMap(.merge) { SignalProducer<String, TestError>(value: "\($0)") }) == expected)
+        #expect(events(values.flatMap(.concat) { SignalProducer<String, Never>(value: "\($0)") }) == expected)
+        #expect(
+            events(failingOuter.flatMap(.merge) { SignalProducer<String, Never>(value: "\($0)") })
+                == [.value("1"), .failed(TestError(7))]
+        )
+        #expect(
+            events(safe.flatMap(.race) { _ in SignalProducer<String, TestError>(error: TestError(9)) })
+                == [.failed(TestError(9))]
+        )
+        #expect(
+            events(safe.flatMap(.merge) { _ in Signal<String, TestError>.empty }) == [.completed]
+        )
+        #expect(events(values.flatMap(.merge) { _ in Signal<String, Never>.empty }) == [.completed])
+        #expect(
+            events(safe.flatMap(.latest) { SignalProducer<String, Never>(value: "\($0)") })
+                == [.value("1"), .value("2"), .completed]
+        )
+        #expect(events(safe.flatMap(.latest) { _ in Signal<String, Never>.empty }) == [.completed])
     }
 
     @Test func innerSignalsAreObservedFromWhenTheyArrive() {
