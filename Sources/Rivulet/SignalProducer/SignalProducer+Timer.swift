@@ -36,13 +36,13 @@ extension SignalProducer where Value == Date, Error == Never {
             (leeway.nanosecondCount ?? .max) >= 0,
             "Rivulet: timer(interval:on:leeway:): leeway is \(leeway); it must be 0 or more")
         return .fused({ downstream, lifetime in
-            let inbox = Mailbox<Void> { _ in downstream(.value(scheduler.currentDate)) }
-            lifetime.observeEnded { inbox.close() }
+            let mailbox = Mailbox<Void> { _ in downstream(.value(scheduler.currentDate)) }
+            lifetime.observeEnded { mailbox.close() }
             lifetime += scheduler.schedule(
                 after: scheduler.currentDate + interval,
                 interval: interval,
                 leeway: leeway
-            ) { inbox.send(()) }
+            ) { mailbox.send(()) }
         })
     }
 }
@@ -68,7 +68,7 @@ extension SignalProducer where Error == Never {
             let timer = SerialDisposable()
             lifetime += timer
             var iterator: S.Iterator? = values.makeIterator()
-            let inbox = Mailbox<Void> { _ in
+            let mailbox = Mailbox<Void> { _ in
                 guard iterator != nil else { return }
                 if let value = iterator?.next() {
                     downstream(.value(value))
@@ -78,12 +78,12 @@ extension SignalProducer where Error == Never {
                     downstream(.completed)
                 }
             }
-            lifetime.observeEnded { inbox.close() }
+            lifetime.observeEnded { mailbox.close() }
             timer.inner = scheduler.schedule(
                 after: scheduler.currentDate + interval,
                 interval: interval,
                 leeway: interval * 0.1
-            ) { inbox.send(()) }
+            ) { mailbox.send(()) }
         })
     }
 

@@ -6,11 +6,11 @@ import Testing
 @Suite struct MailboxWaitForTurnTests {
     @Test func handlesEachInputOnTheSendingThreadBeforeSendReturns_E7() {
         let handled = Locked<[(Int, ThreadID)]>([])
-        let inbox = Mailbox<Int> { input in handled.withLock { $0.append((input, .current)) } }
-        inbox.send(1)
+        let mailbox = Mailbox<Int> { input in handled.withLock { $0.append((input, .current)) } }
+        mailbox.send(1)
         #expect(handled.withLock { $0.map(\.0) } == [1])
         withWatchdog {
-            inbox.send(2)
+            mailbox.send(2)
             let thread = ThreadID.current
             #expect(handled.withLock { $0.last?.1 } == thread)
         }
@@ -19,50 +19,50 @@ import Testing
 
     @Test func anInputSentFromTheHandlerIsHandledRightAfterTheCurrentOne_E6() {
         var log: [String] = []
-        var inbox: Mailbox<Int>!
-        inbox = Mailbox { input in
+        var mailbox: Mailbox<Int>!
+        mailbox = Mailbox { input in
             log.append("begin \(input)")
             if input == 1 {
-                inbox.send(2)
-                inbox.send(3)
+                mailbox.send(2)
+                mailbox.send(3)
             }
             log.append("end \(input)")
         }
-        inbox.send(1)
+        mailbox.send(1)
         #expect(log == ["begin 1", "end 1", "begin 2", "end 2", "begin 3", "end 3"])
-        inbox.close()
+        mailbox.close()
     }
 
     @Test func closingIgnoresLaterInputsAndReleasesTheHandler() {
         let tracked = WeakBox<Tracked>(nil)
         var handled: [Int] = []
-        let inbox: Mailbox<Int> = {
+        let mailbox: Mailbox<Int> = {
             let object = Tracked()
             tracked.object = object
             return Mailbox { input in
                 withExtendedLifetime(object) { handled.append(input) }
             }
         }()
-        inbox.send(1)
-        inbox.close()
-        inbox.send(2)
+        mailbox.send(1)
+        mailbox.close()
+        mailbox.send(2)
         #expect(handled == [1])
         #expect(tracked.object == nil)
     }
 
     @Test func closingFromTheHandlerStillHandlesWhatWasAlreadyQueued() {
         var handled: [Int] = []
-        var inbox: Mailbox<Int>!
-        inbox = Mailbox { input in
+        var mailbox: Mailbox<Int>!
+        mailbox = Mailbox { input in
             handled.append(input)
             if input == 1 {
-                inbox.send(2)
-                inbox.close()
-                inbox.send(3)
+                mailbox.send(2)
+                mailbox.close()
+                mailbox.send(3)
             }
         }
-        inbox.send(1)
-        inbox.send(4)
+        mailbox.send(1)
+        mailbox.send(4)
         #expect(handled == [1, 2])
     }
 }
@@ -252,14 +252,14 @@ import Testing
     @Test func concurrentSendersAreHandledOneAtATimeWithNothingLost_E5() {
         let overlap = OverlapDetector()
         let handled = Locked<[Int: [Int]]>([:])
-        let inbox = Mailbox<(sender: Int, value: Int)> { input in
+        let mailbox = Mailbox<(sender: Int, value: Int)> { input in
             overlap.enter()
             handled.withLock { $0[input.sender, default: []].append(input.value) }
             overlap.leave()
         }
         withWatchdog {
             runConcurrently(8) { sender in
-                for value in 0..<500 { inbox.send((sender, value)) }
+                for value in 0..<500 { mailbox.send((sender, value)) }
             }
         }
         #expect(overlap.overlapCount == 0)
@@ -268,6 +268,6 @@ import Testing
         for sender in 0..<8 {
             #expect(result[sender] == Array(0..<500), "sender \(sender): every value, in its order")
         }
-        inbox.close()
+        mailbox.close()
     }
 }

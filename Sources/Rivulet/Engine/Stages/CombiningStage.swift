@@ -74,7 +74,7 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     @usableFromInline let combine: (_ element: (Int) -> Machine.Element) -> Output
     // Set once in `init`. The mailbox's handler holds this stage strongly; closing the mailbox (on the
     // first terminal event, or when `lifetime` ends) releases the handler and so the stage.
-    @usableFromInline var inbox: Mailbox<Input>!
+    @usableFromInline var mailbox: Mailbox<Input>!
 
     /// A stage for `sourceCount` sources that sends each combination, built by `combine` from
     /// the elements the machine announces, to `downstream`, and stops when `lifetime` ends.
@@ -88,22 +88,22 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
         machine = Machine(sourceCount: sourceCount)
         self.downstream = downstream
         self.combine = combine
-        inbox = Mailbox { input in self.handle(input) }
-        let inbox = self.inbox!
-        lifetime.observeEnded { inbox.close() }
+        mailbox = Mailbox { input in self.handle(input) }
+        let mailbox = self.mailbox!
+        lifetime.observeEnded { mailbox.close() }
     }
 
     /// The sink the source at `index` sends its events to.
     @inlinable
     func sink(for index: Int) -> EventSink<Machine.Element, Error> {
-        let inbox = self.inbox!
+        let mailbox = self.mailbox!
         return { event in
             // Rebuilt case by case, not copied whole (see `Signal.Observer.sink`).
             switch event {
-            case let .value(value): inbox.send((index, .value(value)))
-            case let .failed(error): inbox.send((index, .failed(error)))
-            case .completed: inbox.send((index, .completed))
-            case .interrupted: inbox.send((index, .interrupted))
+            case let .value(value): mailbox.send((index, .value(value)))
+            case let .failed(error): mailbox.send((index, .failed(error)))
+            case .completed: mailbox.send((index, .completed))
+            case .interrupted: mailbox.send((index, .interrupted))
             }
         }
     }
@@ -150,7 +150,7 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     func finish(_ event: Signal<Output, Error>.Event) {
         guard !hasFinished else { return }
         hasFinished = true
-        inbox.close()
+        mailbox.close()
         downstream(event)
     }
 }

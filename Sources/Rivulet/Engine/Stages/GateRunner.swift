@@ -44,7 +44,7 @@ protocol GateStateMachine {
 /// started in it stops, and the mailbox is closed, which releases the machine and its closures.
 @usableFromInline
 struct GateRunner<Input>: Sendable {
-    @usableFromInline let inbox: Mailbox<Input>
+    @usableFromInline let mailbox: Mailbox<Input>
     /// Ends when the gate has terminated or the stream's lifetime has ended.
     @usableFromInline let sources: Lifetime
     /// Ends with `sources`, or earlier when the machine stops the primary source.
@@ -65,7 +65,7 @@ struct GateRunner<Input>: Sendable {
         let sourceResources = CompositeDisposable()
         let primaryResources = separatePrimary ? CompositeDisposable() : sourceResources
         var machine = machine
-        let inbox = Mailbox<Input> { input in
+        let mailbox = Mailbox<Input> { input in
             let output = machine.receive(input)
             if output.stopsPrimary { primaryResources.dispose() }
             guard let event = output.event else { return }
@@ -74,9 +74,9 @@ struct GateRunner<Input>: Sendable {
         }
         if separatePrimary { sourceResources += primaryResources }
         // Closing releases the machine; inputs already queued are still handed to it (and ignored).
-        sourceResources += { inbox.close() }
+        sourceResources += { mailbox.close() }
         lifetime += sourceResources
-        self.inbox = inbox
+        self.mailbox = mailbox
         self.sources = Lifetime(sourceResources)
         self.primary = Lifetime(primaryResources)
     }
@@ -84,7 +84,7 @@ struct GateRunner<Input>: Sendable {
     /// Hands `input` to the machine, after every input sent before it.
     @inlinable
     func send(_ input: Input) {
-        inbox.send(input)
+        mailbox.send(input)
     }
 }
 

@@ -28,7 +28,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     @usableFromInline let downstream: EventSink<Value, Error>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let makeInner: (Outer) -> Inner
-    @usableFromInline var inbox: Mailbox<Input>?
+    @usableFromInline var mailbox: Mailbox<Input>?
     @usableFromInline let startTrampoline: FlattenStartTrampoline
 
     @inlinable
@@ -57,12 +57,12 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         makeInner: @escaping (Outer) -> Inner
     ) -> EventSink<Outer, Error> {
         let run = FlattenRun(strategy, downstream, lifetime, makeInner)
-        let inbox = Mailbox<Input> { input in run.handle(input) }
-        run.inbox = inbox
-        lifetime.observeEnded { inbox.close() }
+        let mailbox = Mailbox<Input> { input in run.handle(input) }
+        run.mailbox = mailbox
+        lifetime.observeEnded { mailbox.close() }
         let startTrampoline = run.startTrampoline
         return { event in
-            inbox.send(.outer(event))
+            mailbox.send(.outer(event))
             startTrampoline.runAll()
         }
     }
@@ -107,7 +107,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     /// Gives inner stream `id` its lifetime now, and has it started once this thread has left
     /// the mailbox (see `FlattenStartTrampoline`).
     @inlinable func start(_ inner: Inner, id: FlattenInnerID) {
-        guard let inbox else { return }
+        guard let mailbox else { return }
         // A lifetime over a plain composite, itself a member of the flattened lifetime: three
         // allocations, where a `Lifetime.make()` token wrapped in an `AnyDisposable` took six.
         let innerDisposables = CompositeDisposable()
@@ -120,7 +120,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
             guard !innerLifetime.hasEnded else { return }
             inner.startInstance(
                 { event in
-                    inbox.send(.inner(id, event))
+                    mailbox.send(.inner(id, event))
                     startTrampoline.runAll()
                 }, innerLifetime)
         }
@@ -137,7 +137,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         downstream(event)
         // Sending a terminal event ends `lifetime`, which disposes of every inner stream. Close
         // the mailbox in any case, so that the run and the user's closures are let go.
-        inbox?.close()
+        mailbox?.close()
     }
 }
 

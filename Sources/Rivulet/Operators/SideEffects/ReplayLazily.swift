@@ -108,20 +108,20 @@ final class ReplayKeeper<Value, Error: Swift.Error>: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let inbox: Mailbox<ReplayLazilyStateMachine<Value, Error>.Input>
+    private let mailbox: Mailbox<ReplayLazilyStateMachine<Value, Error>.Input>
     private let launch: Locked<Launch>
     /// Ends the shared upstream start.
     private let upstreamToken = Lifetime.Token()
 
     init(upstream: SignalProducer<Value, Error>, capacity: Int) {
         let hub = ReplayHub<Value, Error>(capacity: capacity)
-        inbox = Mailbox { input in hub.handle(input) }
+        mailbox = Mailbox { input in hub.handle(input) }
         launch = Locked(Launch(upstream: upstream))
     }
 
     deinit {
         upstreamToken.dispose()
-        inbox.close()
+        mailbox.close()
     }
 
     /// Adds a start: replays to `downstream`, then forwards the live events until `lifetime`
@@ -131,24 +131,24 @@ final class ReplayKeeper<Value, Error: Swift.Error>: Sendable {
             launch.nextID += 1
             return launch.nextID
         }
-        inbox.send(.attach(.init(id: id, sink: downstream)))
+        mailbox.send(.attach(.init(id: id, sink: downstream)))
         // Retains `self` while the start runs, so the upstream lives at least as long.
         lifetime.observeEnded { [self] in detach(id) }
         guard let upstream = launch.withLock({ $0.upstream.take() }) else { return }
         let token = upstreamToken
-        let inbox = self.inbox
+        let mailbox = self.mailbox
         upstream.startInstance(
             { event in
                 // The upstream has ended: end its lifetime so that its resources go now.
                 if event.isTerminating { token.dispose() }
-                inbox.send(.upstream(event))
+                mailbox.send(.upstream(event))
             }, Lifetime(token))
     }
 }
 
 extension ReplayKeeper {
     private func detach(_ id: UInt64) {
-        inbox.send(.detach(id: id))
+        mailbox.send(.detach(id: id))
     }
 }
 

@@ -12,18 +12,18 @@ extension SignalProducer {
         .fused({ downstream, lifetime in
             // The scheduler's callback carries nothing; the mailbox hands the start (with the
             // downstream sink) over to the scheduler's thread.
-            var inbox: Mailbox<Void>?
-            let startInbox = Mailbox<Void> { _ in
+            var mailbox: Mailbox<Void>?
+            let startMailbox = Mailbox<Void> { _ in
                 // Started at most once, and never after the start was disposed of.
-                inbox?.close()
-                inbox = nil
+                mailbox?.close()
+                mailbox = nil
                 if !lifetime.hasEnded {
                     self.startInstance(downstream, lifetime)
                 }
             }
-            inbox = startInbox
-            lifetime.observeEnded { startInbox.close() }
-            lifetime += scheduler.schedule { startInbox.send(()) }
+            mailbox = startMailbox
+            lifetime.observeEnded { startMailbox.close() }
+            lifetime += scheduler.schedule { startMailbox.send(()) }
         })
     }
 }

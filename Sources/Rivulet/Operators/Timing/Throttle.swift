@@ -120,7 +120,7 @@ extension Signal.Event {
     ) -> EventTransform<Value, Error, Value, Error> {
         { downstream, lifetime in
             var state = ThrottleWhileStateMachine<Value, Error>()
-            let inbox = Mailbox<ThrottleWhileStateMachine<Value, Error>.Input>(policy: .queueForOwner) { input in
+            let mailbox = Mailbox<ThrottleWhileStateMachine<Value, Error>.Input>(policy: .queueForOwner) { input in
                 switch input {
                 case let .upstream(event):
                     if let event = state.receive(event) { downstream(event) }
@@ -128,16 +128,16 @@ extension Signal.Event {
                     if let held = state.shouldThrottleChanged(to: value) { downstream(.value(held)) }
                 }
             }
-            lifetime.observeEnded { inbox.close(.discardingAcceptedInputs) }
+            lifetime.observeEnded { mailbox.close(.discardingAcceptedInputs) }
             // The condition is observed first, so that its current value applies to the first
             // upstream value. Its termination is ignored: a condition that ends keeps its last value.
             let conditionLifetime = CompositeDisposable()
             lifetime += conditionLifetime
             shouldThrottle.startInstance(
                 { event in
-                    if case let .value(value) = event { inbox.send(.shouldThrottle(value)) }
+                    if case let .value(value) = event { mailbox.send(.shouldThrottle(value)) }
                 }, Lifetime(conditionLifetime))
-            return { event in inbox.send(.upstream(event)) }
+            return { event in mailbox.send(.upstream(event)) }
         }
     }
 }

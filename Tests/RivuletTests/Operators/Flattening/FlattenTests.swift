@@ -793,7 +793,7 @@ import Testing
         #expect(recorder.terminalCount == 0)
     }
 
-    @Test("latest: an event of the replaced inner that already waits at the inbox is dropped")
+    @Test("latest: an event of the replaced inner that already waits at the mailbox is dropped")
     func latestDropsAWaitingEventOfAReplacedInner() {
         let (outer, input) = Signal<Int, TestError>.pipe()
         let (first, firstInput) = Signal<Int, TestError>.pipe()
@@ -803,7 +803,7 @@ import Testing
         outer.flatMap(.latest) { index -> Signal<Int, TestError> in
             guard index == 2 else { return first }
             // This thread holds the flattening's turn while `transform` runs: another thread's value
-            // on the first inner reaches the inbox and waits there until the second inner has
+            // on the first inner reaches the mailbox and waits there until the second inner has
             // replaced the first. It must then be dropped.
             Thread {
                 firstInput.send(value: 99); sent.signal()
