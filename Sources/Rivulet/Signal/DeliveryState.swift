@@ -131,15 +131,14 @@ struct DeliveryState<Value, Error: Swift.Error> {
             lifecycle = .terminalPending(event)
             return .done
         }
-        switch mailbox.claimTurn(on: thread, owner: &owner) {
-        case .claimed:
+        switch mailbox.submit(event, on: thread, owner: &owner, policy: .waitForTurn) {
+        case .handleNow:
             if event.isTerminating {
                 commitTermination(into: &turn)
                 return .terminate
             }
             return .deliver
-        case .alreadyHeld:
-            mailbox.enqueue(event)
+        case .queued:
             return .done
         case let .mustWait(turnstile):
             turn.turnstile = turnstile

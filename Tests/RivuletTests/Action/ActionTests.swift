@@ -3,8 +3,7 @@ import Testing
 @testable import Rivulet
 
 /// An action whose work is a pipe the test drives: each execution's input observer is kept.
-private final class DrivenWork: @unchecked Sendable {
-    // @unchecked Sendable: `inputs` is a `Locked`.
+private final class DrivenWork: Sendable {
     let inputs = Locked<[Signal<Int, TestError>.Observer]>([])
     var last: Signal<Int, TestError>.Observer { inputs.withLock { $0.last! } }
 

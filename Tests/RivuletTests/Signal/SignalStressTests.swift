@@ -224,8 +224,7 @@ import Testing
 
 /// Counts every call to `dispose()`, unlike `AnyDisposable`, which runs its action only once and so
 /// would hide a second disposal.
-private final class CountingDisposable: Disposable, @unchecked Sendable {
-    // @unchecked Sendable: `state` is a `Locked`, the only mutable storage.
+private final class CountingDisposable: Disposable {
     private struct State {
         var count = 0
         var onDispose: (@Sendable () -> Bool)?

@@ -175,9 +175,8 @@ struct MailboxHandlerState<Input>: MailboxGuardedState {
     /// The owner is done with an input: the next step of its turn, given how the mailbox closes.
     @inlinable
     mutating func step(on thread: ThreadID, owner: inout TurnOwner, leftovers: inout Leftovers) -> MailboxQueue<Input>.Step {
-        if closing == .discardingAcceptedInputs, !queue.queued.isEmpty {
-            leftovers.inputs = queue.removeAllQueued()
-        }
+        // Nothing is queued after a close (`send` refuses it), and discarding emptied the queue
+        // when it closed, so the queue's own step is all there is to do.
         let step = queue.next(on: thread, owner: &owner)
         if case .idle = step, closing != nil {
             swap(&leftovers.handler, &handler)

@@ -2,8 +2,7 @@ import Testing
 @testable import Rivulet
 
 /// Collects what `logEvents` hands to its logger.
-private final class LogCollector: @unchecked Sendable {
-    // @unchecked Sendable: `records` is a `Locked`.
+private final class LogCollector: Sendable {
     struct Record: Equatable {
         let identifier: String
         let event: String

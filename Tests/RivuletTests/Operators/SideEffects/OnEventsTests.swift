@@ -3,8 +3,7 @@ import Testing
 @testable import Rivulet
 
 /// A log of side effects, in the order they happened.
-private final class CallLog: @unchecked Sendable {
-    // @unchecked Sendable: `entries` is a `Locked`.
+private final class CallLog: Sendable {
     private let entries = Locked<[String]>([])
     var all: [String] { entries.withLock { $0 } }
     func add(_ entry: String) { entries.withLock { $0.append(entry) } }

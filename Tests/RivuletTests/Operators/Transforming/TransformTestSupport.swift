@@ -37,8 +37,7 @@ func expectDisposalStopsUpstream<V, E, U, F>(
 }
 
 /// A producer whose starts are counted, each sending `script` synchronously.
-final class CountingSource<V, E: Swift.Error>: @unchecked Sendable {
-    // @unchecked Sendable: `scripts` is immutable and only read; the counters are thread-safe.
+final class CountingSource<V: Sendable, E: Swift.Error>: Sendable {
     let starts = Counter()
     let ends = Counter()
     private let scripts: [[Signal<V, E>.Event]]
