@@ -17,6 +17,7 @@ let package = Package(
         .target(name: "RivuletContracts", dependencies: ["Rivulet"]),
         .executableTarget(name: "RivuletTour", dependencies: ["Rivulet"]),
         .testTarget(name: "RivuletTests", dependencies: ["Rivulet"]),
+        .testTarget(name: "RivuletChannelsTests", dependencies: ["RivuletChannels"]),
         .testTarget(name: "RivuletContractsTests", dependencies: ["RivuletContracts"]),
     ],
     swiftLanguageModes: [.v6]

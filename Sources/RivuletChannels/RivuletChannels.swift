@@ -1,7 +1,3 @@
-// Activation channels (CwlSignal's model) built on Rivulet's core.
-//
-// The channel types (`Channel`, `ChannelInput`, `ChannelOutput`, `ChannelMulti`, ...) land with the
-// channels issue, together with their tests (a RivuletChannelsTests target) and `ChannelContract`.
-// Until then this module holds no API of its own: it re-exports the core so that the product and its
-// import are stable from the start.
+// Activation channels (CwlSignal's model) built on Rivulet's core: the channel types live in this
+// module, and the core is re-exported so that one import gives both models and their bridges.
 @_exported import Rivulet

@@ -4,23 +4,23 @@
 /// Popping moves the element out of its slot, so the queue never holds the last reference to a
 /// delivered element: releases happen wherever the caller lets go, outside any lock.
 @usableFromInline
-struct FIFOQueue<Element> {
-    @usableFromInline var slots: ContiguousArray<Element?> = []
-    @usableFromInline var head = 0
+package struct FIFOQueue<Element> {
+    @usableFromInline package var slots: ContiguousArray<Element?> = []
+    @usableFromInline package var head = 0
 
     @inlinable
-    init() {}
+    package init() {}
 
     @inlinable
-    var isEmpty: Bool { head == slots.count }
+    package var isEmpty: Bool { head == slots.count }
 
     @inlinable
-    mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         slots.append(element)
     }
 
     @inlinable
-    mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard head < slots.count else { return nil }
         let element = slots[head].take()
         head += 1
@@ -34,7 +34,7 @@ struct FIFOQueue<Element> {
 
     /// Removes and returns every element, for the caller to release outside the lock.
     @inlinable
-    mutating func removeAll() -> ContiguousArray<Element?> {
+    package mutating func removeAll() -> ContiguousArray<Element?> {
         let taken = slots
         slots = []
         head = 0

@@ -7,9 +7,9 @@ import Musl
 #endif
 
 #if canImport(Darwin)
-@usableFromInline typealias PlatformLock = os_unfair_lock
+@usableFromInline package typealias PlatformLock = os_unfair_lock
 #else
-@usableFromInline typealias PlatformLock = pthread_mutex_t
+@usableFromInline package typealias PlatformLock = pthread_mutex_t
 #endif
 
 /// The storage behind `Locked`: the protected state and the platform lock in one allocation.

@@ -2,7 +2,7 @@ import Dispatch
 
 /// Who waits when an input arrives while another thread holds a mailbox's turn.
 @usableFromInline
-enum MailboxPolicy: Sendable {
+package enum MailboxPolicy: Sendable {
     /// The sender waits for the turn, then handles its input on its own thread before `send`
     /// returns: a signal's and a property's senders (E5, E7 strict, natural backpressure), and a
     /// scheduler's callback into a time-based stage (what it sends goes out on the scheduler).
@@ -38,25 +38,25 @@ enum MailboxPolicy: Sendable {
 /// input, wait on or signal the turnstile. Nothing here calls user code or releases the last
 /// reference to a user object (O7).
 @usableFromInline
-struct MailboxQueue<Input> {
+package struct MailboxQueue<Input> {
     /// Inputs left for the turn's owner: re-entrant ones, and `queueForOwner` input from other threads.
-    @usableFromInline var queued = FIFOQueue<Input>()
+    @usableFromInline package var queued = FIFOQueue<Input>()
     /// Threads blocked on `turnstile`, waiting for the turn.
-    @usableFromInline var waiters = 0
-    @usableFromInline var turnstile: DispatchSemaphore?
+    @usableFromInline package var waiters = 0
+    @usableFromInline package var turnstile: DispatchSemaphore?
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// Whether the owner has work besides its current input: a queued input or a waiting thread.
     @inlinable
-    var needsOwnerAttention: Bool { waiters > 0 || !queued.isEmpty }
+    package var needsOwnerAttention: Bool { waiters > 0 || !queued.isEmpty }
 
     // MARK: Taking the turn
 
     /// The result of asking for the turn.
     @usableFromInline
-    enum Claim {
+    package enum Claim {
         /// The caller now holds the turn; it ends its turn with `next`-style steps.
         case claimed
         /// The caller already held the turn (it is inside its own handler or emission).
@@ -68,7 +68,7 @@ struct MailboxQueue<Input> {
     /// Takes the turn for `thread` if nobody holds it; otherwise registers `thread` as a waiter
     /// (unless it already holds the turn).
     @inlinable
-    mutating func claimTurn(on thread: ThreadID, owner: inout TurnOwner) -> Claim {
+    package mutating func claimTurn(on thread: ThreadID, owner: inout TurnOwner) -> Claim {
         switch owner {
         case .none:
             owner = TurnOwner(thread)
@@ -84,7 +84,7 @@ struct MailboxQueue<Input> {
 
     /// The result of sending an input.
     @usableFromInline
-    enum Submission {
+    package enum Submission {
         /// The caller took the turn: it handles its input now, then continues with `next`.
         case handleNow
         /// The input was queued for the owner; the caller is done.
@@ -95,7 +95,7 @@ struct MailboxQueue<Input> {
 
     /// Sends `input` from `thread`, following the rules above and `policy`.
     @inlinable
-    mutating func submit(
+    package mutating func submit(
         _ input: Input, on thread: ThreadID, owner: inout TurnOwner, policy: MailboxPolicy
     ) -> Submission {
         if policy == .queueForOwner, owner != .none, owner != TurnOwner(thread) {
@@ -115,13 +115,13 @@ struct MailboxQueue<Input> {
 
     /// Queues `input` for the owner (the caller holds the turn, or knows that someone does).
     @inlinable
-    mutating func enqueue(_ input: Input) {
+    package mutating func enqueue(_ input: Input) {
         queued.append(input)
     }
 
     /// A waiting thread woke holding the turn.
     @inlinable
-    func resumeAfterWaiting(on thread: ThreadID, owner: inout TurnOwner) {
+    package func resumeAfterWaiting(on thread: ThreadID, owner: inout TurnOwner) {
         guard owner == .handingOver else {
             preconditionFailure(
                 "Rivulet: a thread woke for a turn that was not handed over (owner \(owner.rawValue)); a waiting thread wakes only when the turn is handed to it (internal error)"
@@ -134,14 +134,14 @@ struct MailboxQueue<Input> {
 
     /// The next queued input, if any, for the owner to handle.
     @inlinable
-    mutating func popQueued() -> Input? {
+    package mutating func popQueued() -> Input? {
         queued.popFirst()
     }
 
     /// Hands the turn to a waiting thread, if there is one: the caller signals the returned
     /// turnstile and its turn is over.
     @inlinable
-    mutating func handOverToWaiter(owner: inout TurnOwner) -> DispatchSemaphore? {
+    package mutating func handOverToWaiter(owner: inout TurnOwner) -> DispatchSemaphore? {
         guard waiters > 0, let turnstile else { return nil }
         waiters -= 1
         owner = .handingOver
@@ -150,7 +150,7 @@ struct MailboxQueue<Input> {
 
     /// What the owner does once it is done with an input.
     @usableFromInline
-    enum Step {
+    package enum Step {
         /// Handle this queued input, then ask again.
         case handle(Input)
         /// Signal the turnstile: a waiting thread takes over. The caller's turn is over.
@@ -161,7 +161,7 @@ struct MailboxQueue<Input> {
 
     /// The owner is done with an input: the next queued input, else a waiting thread, else idle.
     @inlinable
-    mutating func next(on thread: ThreadID, owner: inout TurnOwner) -> Step {
+    package mutating func next(on thread: ThreadID, owner: inout TurnOwner) -> Step {
         guard owner == TurnOwner(thread) else {
             preconditionFailure(
                 "Rivulet: a turn's step ran on a thread that does not hold the turn (owner \(owner.rawValue)); only the turn's owner steps (internal error)"
@@ -175,7 +175,7 @@ struct MailboxQueue<Input> {
 
     /// Removes every queued input, for the caller to release after the lock.
     @inlinable
-    mutating func removeAllQueued() -> ContiguousArray<Input?> {
+    package mutating func removeAllQueued() -> ContiguousArray<Input?> {
         queued.removeAll()
     }
 }

@@ -10,28 +10,28 @@ import Synchronization
 /// Who holds a mailbox's turn, as stored in its turn word: nobody, a thread, or a waiting thread
 /// being handed the turn. The word's lowest bit is not part of it (see `MailboxStorage`).
 @usableFromInline
-struct TurnOwner: Equatable {
-    @usableFromInline var rawValue: UInt
+package struct TurnOwner: Equatable {
+    @usableFromInline package var rawValue: UInt
 
     @inlinable
-    init(rawValue: UInt) { self.rawValue = rawValue }
+    package init(rawValue: UInt) { self.rawValue = rawValue }
 
     @inlinable
-    init(_ thread: ThreadID) { rawValue = thread.rawValue }
+    package init(_ thread: ThreadID) { rawValue = thread.rawValue }
 
     /// No thread holds the turn.
     @inlinable
-    static var none: TurnOwner { TurnOwner(rawValue: 0) }
+    package static var none: TurnOwner { TurnOwner(rawValue: 0) }
 
     /// The turn is being passed to a waiting thread that has not woken yet. Never a thread's
     /// identity: those are aligned addresses.
     @inlinable
-    static var handingOver: TurnOwner { TurnOwner(rawValue: 2) }
+    package static var handingOver: TurnOwner { TurnOwner(rawValue: 2) }
 }
 
 /// State kept in a `MailboxStorage`: it says when the turn's owner must take the lock.
 @usableFromInline
-protocol MailboxGuardedState {
+package protocol MailboxGuardedState {
     /// Whether giving the turn back must go through the lock: something waits for the owner's
     /// attention (queued inputs, waiting threads), or the state no longer takes the fast path.
     var needsSlowPath: Bool { get }
@@ -42,18 +42,18 @@ protocol MailboxGuardedState {
 
 extension MailboxGuardedState {
     @inlinable
-    mutating func prepareForDeallocation() {}
+    package mutating func prepareForDeallocation() {}
 }
 
 /// The tail of a `MailboxStorage`'s allocation: the turn word and the lock, side by side.
 @usableFromInline
-struct MailboxSynchronization: ~Copyable {
+package struct MailboxSynchronization: ~Copyable {
     /// The owner of the turn, plus `MailboxStorage.slowPathBit`.
-    @usableFromInline let turnWord: Atomic<UInt>
-    @usableFromInline var lock: PlatformLock
+    @usableFromInline package let turnWord: Atomic<UInt>
+    @usableFromInline package var lock: PlatformLock
 
     @inlinable
-    init() {
+    package init() {
         turnWord = Atomic(0)
         lock = PlatformLock()
     }
@@ -98,12 +98,12 @@ struct MailboxSynchronization: ~Copyable {
 /// The rules of `Locked` hold for every body run under the lock (O7): it only touches the state,
 /// never calls user code, never drops the last reference to a user object, never takes another lock.
 @usableFromInline
-final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, MailboxSynchronization> {
+package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, MailboxSynchronization> {
     @inlinable
-    static var slowPathBit: UInt { 1 }
+    package static var slowPathBit: UInt { 1 }
 
     @inlinable
-    static func make(_ initialState: State) -> MailboxStorage {
+    package static func make(_ initialState: State) -> MailboxStorage {
         let buffer = create(minimumCapacity: 1) { _ in initialState }
         let storage = unsafeDowncast(buffer, to: MailboxStorage.self)
         storage.withUnsafeMutablePointerToElements { sync in
@@ -125,7 +125,7 @@ final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, Mai
 
     /// Takes the turn if nobody holds it and nothing needs the lock.
     @inlinable @inline(__always)
-    func claimTurnIfIdle(_ thread: ThreadID) -> Bool {
+    package func claimTurnIfIdle(_ thread: ThreadID) -> Bool {
         withUnsafeMutablePointerToElements { sync in
             sync.pointee.turnWord.compareExchange(
                 expected: 0, desired: thread.rawValue, ordering: .acquiring
@@ -135,7 +135,7 @@ final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, Mai
 
     /// Gives the turn back if nothing happened meanwhile that needs the lock.
     @inlinable @inline(__always)
-    func releaseTurnIfUncontended(_ thread: ThreadID) -> Bool {
+    package func releaseTurnIfUncontended(_ thread: ThreadID) -> Bool {
         withUnsafeMutablePointerToElements { sync in
             sync.pointee.turnWord.compareExchange(
                 expected: thread.rawValue, desired: 0, ordering: .releasing
@@ -148,7 +148,7 @@ final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, Mai
     /// Runs a transition of the state machine under the lock, with the turn word frozen: `body`
     /// gets the current owner and may change it.
     @inlinable
-    func withTurnLock<Result>(_ body: (inout State, inout TurnOwner) -> Result) -> Result {
+    package func withTurnLock<Result>(_ body: (inout State, inout TurnOwner) -> Result) -> Result {
         withUnsafeMutablePointers { state, sync in
             PlatformLocking.lock(&sync.pointee.lock)
             defer { PlatformLocking.unlock(&sync.pointee.lock) }
@@ -165,7 +165,7 @@ final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, Mai
     /// cannot create work for the turn's owner. A change that can (queueing an input, waiting for
     /// the turn) must go through `withTurnLock`, which sets the slow-path bit; debug builds check.
     @inlinable
-    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+    package func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         withUnsafeMutablePointers { state, sync in
             PlatformLocking.lock(&sync.pointee.lock)
             defer { PlatformLocking.unlock(&sync.pointee.lock) }
@@ -186,7 +186,7 @@ final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, Mai
     /// Sets the slow-path bit (so that neither uncontended compare-and-swap can succeed) and
     /// returns the owner. Called with the lock held, so no other thread changes the word afterwards.
     @inlinable
-    static func freezeTurnWord(_ sync: UnsafeMutablePointer<MailboxSynchronization>) -> TurnOwner {
+    package static func freezeTurnWord(_ sync: UnsafeMutablePointer<MailboxSynchronization>) -> TurnOwner {
         var word = sync.pointee.turnWord.load(ordering: .acquiring)
         while word & slowPathBit == 0 {
             let (exchanged, original) = sync.pointee.turnWord.compareExchange(

@@ -1,0 +1,127 @@
+import Synchronization
+
+/// The sending end of a channel. Sends never wait (A9); each returns `nil` when its result was
+/// delivered or queued, or why it went nowhere.
+///
+/// A plain input is single-use: before its channel's first activation its sends report
+/// `inactive` (A5); once that activation ends they report `disconnected`. Releasing the input, or
+/// calling `cancel()`, ends its channel with `ChannelEnd.cancelled` (A7).
+public class ChannelInput<Value>: Disposable {
+    let channel: Channel<Value>
+    /// The activation this input sends for: `ChannelGeneration.unbound` until the channel decides
+    /// it (its first activation), then that generation; `revoked` once replaced.
+    let generation: Atomic<UInt>
+    private let ended = Atomic<Bool>(false)
+
+    init(channel: Channel<Value>, generation: UInt) {
+        self.channel = channel
+        self.generation = Atomic(generation)
+    }
+
+    deinit {
+        if !ended.load(ordering: .relaxed) { _ = sendCancellation() }
+    }
+
+    /// Sends `result`; an end (a failure) ends the channel and uses up the input.
+    ///
+    /// - Returns: `nil` when the result was delivered or queued for delivery; `.inactive` when no
+    ///   output is attached; `.disconnected` when this input's activation has ended.
+    @discardableResult
+    public func send(result: Result<Value, ChannelEnd>) -> ChannelSendError? {
+        channel.deliver(result, from: self)
+    }
+
+    /// Sends `value`.
+    ///
+    /// - Returns: `nil` when the value was delivered or queued, else why it went nowhere.
+    @discardableResult
+    public func send(value: Value) -> ChannelSendError? {
+        channel.deliver(.success(value), from: self)
+    }
+
+    /// Ends the channel with `.other(error)` (or `error` itself if it is a `ChannelEnd`).
+    @discardableResult
+    public func send(error: any Error) -> ChannelSendError? {
+        send(result: .failure(ChannelEnd(error)))
+    }
+
+    /// Ends the channel with `end`.
+    @discardableResult
+    public func send(end: ChannelEnd) -> ChannelSendError? {
+        send(result: .failure(end))
+    }
+
+    /// Ends the channel with `.complete`.
+    @discardableResult
+    public func complete() -> ChannelSendError? {
+        send(result: .failure(.complete))
+    }
+
+    /// Ends the channel with `.complete` (CwlSignal's older name).
+    @discardableResult
+    public func close() -> ChannelSendError? {
+        complete()
+    }
+
+    /// Ends the channel with `.cancelled`, as releasing the input does (A7).
+    public func cancel() {
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        _ = sendCancellation()
+    }
+
+    func sendCancellation() -> ChannelSendError? {
+        channel.deliver(.failure(.cancelled), from: self, cancelling: true)
+    }
+
+    /// Remembers the activation the channel bound this input to, so later sends take the
+    /// uncontended path.
+    func learnBinding(_ bound: UInt) {
+        _ = generation.compareExchange(
+            expected: ChannelGeneration.unbound, desired: bound, ordering: .releasing)
+    }
+
+    /// Whether the input can no longer deliver: it was cancelled, or replaced by a junction.
+    public var isDisposed: Bool {
+        ended.load(ordering: .acquiring) || generation.load(ordering: .acquiring) == ChannelGeneration.revoked
+    }
+
+    /// Same as `cancel()`.
+    public func dispose() {
+        cancel()
+    }
+
+    /// Stops this input for good without ending its channel (a junction took its place).
+    func revoke() {
+        ended.store(true, ordering: .releasing)
+        generation.store(ChannelGeneration.revoked, ordering: .releasing)
+    }
+}
+
+// @unchecked Sendable: an input's own state is atomic, and its channel is Sendable.
+extension ChannelInput: @unchecked Sendable {}
+
+extension Channel {
+    /// Makes an input and the channel it sends into.
+    public static func create() -> (input: ChannelInput<Value>, channel: Channel<Value>) {
+        let source = FirstInputSource<Value>()
+        let channel = Channel(source: source)
+        let input = ChannelInput(channel: channel, generation: ChannelGeneration.unbound)
+        channel.storage.withLock { $0.firstInput = ObjectIdentifier(input) }
+        return (input, channel)
+    }
+
+    /// Makes an input and a channel, and hands the channel to `compose` (for example
+    /// `create { $0.continuous() }`).
+    ///
+    /// - Returns: The input and what `compose` returned.
+    public static func create<U>(
+        _ compose: (Channel<Value>) throws -> U
+    ) rethrows -> (input: ChannelInput<Value>, composed: U) {
+        let (input, channel) = create()
+        return (input, try compose(channel))
+    }
+}
+
+/// The source of a `create()` channel: its input sends straight into the node, so activation has
+/// nothing to connect; the node binds the input to its first activation itself.
+final class FirstInputSource<Value>: ChannelSource<Value> {}

@@ -1,0 +1,110 @@
+import Dispatch
+
+extension Channel {
+    private enum AttachStep {
+        case duplicate
+        case ended(ChannelEnd)
+        case wait(DispatchSemaphore)
+        case deactivateFirst
+        case activate(ChannelSource<Value>, generation: UInt)
+    }
+
+    /// Attaches `consumer` below this node and activates the node's source upstream, as part of
+    /// `run` (A1). A node that already has a consumer answers `duplicate` (A4); an ended node
+    /// answers with its end.
+    ///
+    /// The attaching thread takes the node's turn and keeps it until `run` finishes. If another
+    /// thread holds it, this node is inactive or has a deactivation pending, so that thread is
+    /// refusing a send, tearing the node down, or finishing its last delivery to the consumer
+    /// being detached; the attacher waits for that, never for a delivery of the new activation.
+    final func attach(_ consumer: ChannelConsumer<Value>, run: ActivationRun) -> ChannelConnection<Value> {
+        let thread = ThreadID.current
+        var claimed = false
+        while true {
+            let step = storage.withTurnLock { state, owner -> AttachStep in
+                switch state.phase {
+                case let .ended(end):
+                    return .ended(end)
+                case .active, .activating:
+                    if !state.pendingDeactivation || owner == TurnOwner(thread) { return .duplicate }
+                case .inactive:
+                    break
+                }
+                if owner == .none {
+                    owner = TurnOwner(thread)
+                    claimed = true
+                } else if owner != TurnOwner(thread) {
+                    guard case let .mustWait(turnstile) = state.queue.claimTurn(on: thread, owner: &owner) else {
+                        preconditionFailure(
+                            "Rivulet: a channel's turn was held by another thread but could not be waited for (internal error)")
+                    }
+                    return .wait(turnstile)
+                }
+                if state.pendingDeactivation { return .deactivateFirst }
+                state.phase = .activating
+                state.generation &+= 1
+                state.consumer = consumer
+                if state.firstInput != nil, state.firstInputGeneration == nil {
+                    state.firstInputGeneration = state.generation
+                }
+                return .activate(state.source, generation: state.generation)
+            }
+            switch step {
+            case .duplicate:
+                if claimed { finishTurn(on: thread) }
+                return .duplicate
+            case let .ended(end):
+                if claimed { finishTurn(on: thread) }
+                return .ended(end)
+            case let .wait(turnstile):
+                turnstile.wait()
+                storage.withTurnLock { state, owner in state.queue.resumeAfterWaiting(on: thread, owner: &owner) }
+                claimed = true
+            case .deactivateFirst:
+                performDeactivation()
+            case let .activate(source, generation):
+                let releasesTurn = claimed
+                consumer.attached(to: self)
+                run.hold { [self] in endActivation(releasingTurn: releasesTurn, on: thread) }
+                source.activate(self, generation: generation, run: run)
+                return .attached(self)
+            }
+        }
+    }
+
+    /// The run that activated this node is done upstream: later results are ordinary values, and
+    /// those queued meanwhile are delivered now, after the activation values (A2).
+    private func endActivation(releasingTurn: Bool, on thread: ThreadID) {
+        let consumer = storage.withTurnLock { state, _ -> ChannelConsumer<Value>? in
+            guard case .activating = state.phase else { return nil }
+            state.phase = .active
+            return state.consumer
+        }
+        consumer?.activationDidEnd()
+        if releasingTurn { finishTurn(on: thread) }
+    }
+
+    /// Deactivates this node if `consumer` is still attached to it (A6): at once when nobody
+    /// holds the turn, otherwise by the owner between two results. Never waits.
+    final func detach(_ consumer: ChannelConsumer<Value>) {
+        let thread = ThreadID.current
+        let deactivateNow = storage.withTurnLock { state, owner -> Bool in
+            guard state.isActiveOrActivating, state.consumer === consumer else { return false }
+            if owner == .none {
+                owner = TurnOwner(thread)
+                return true
+            }
+            state.pendingDeactivation = true
+            return false
+        }
+        if deactivateNow {
+            performDeactivation()
+            finishTurn(on: thread)
+        }
+    }
+
+    /// Connects `consumer` in a new activation run and finishes the run.
+    final func connectNow(_ consumer: ChannelConsumer<Value>) -> ChannelConnection<Value> {
+        ActivationRun.perform { connect(consumer, run: $0) }
+    }
+}

@@ -1,0 +1,202 @@
+import Dispatch
+
+extension Channel {
+    // MARK: Sending results into the node
+
+    /// Delivers `result`, sent for activation `generation`, to the node's consumer: at once when
+    /// nobody holds the turn, else queued for the owner (A9). Returns why it went nowhere, if it did.
+    @discardableResult
+    final func deliver(_ result: Result<Value, ChannelEnd>, generation: UInt) -> ChannelSendError? {
+        let thread = ThreadID.current
+        if storage.claimTurnIfIdle(thread) {
+            let delivered = handleAsOwner(ChannelItem(result: result, generation: generation))
+            if !storage.releaseTurnIfUncontended(thread) { finishTurn(on: thread) }
+            return delivered ? nil : .disconnected
+        }
+        return deliverTakingTheLock(
+            ChannelItem(result: result, generation: generation), from: nil, cancelling: false, on: thread)
+    }
+
+    /// A send from `input`, whose binding may have been decided after the caller read it.
+    /// `cancelling` marks the end sent by the input's `cancel()` or release (A7), which also
+    /// ends a channel that never activated.
+    final func deliver(
+        _ result: Result<Value, ChannelEnd>, from input: ChannelInput<Value>, cancelling: Bool = false
+    ) -> ChannelSendError? {
+        let generation = input.generation.load(ordering: .acquiring)
+        if generation != ChannelGeneration.unbound {
+            return deliver(result, generation: generation)
+        }
+        return deliverTakingTheLock(
+            ChannelItem(result: result, generation: generation), from: input, cancelling: cancelling,
+            on: ThreadID.current)
+    }
+
+    private enum Admission {
+        case refused(ChannelSendError)
+        case queued
+        case handleNow(ChannelItem<Value>, claimed: Bool)
+    }
+
+    private func deliverTakingTheLock(
+        _ item: ChannelItem<Value>, from input: ChannelInput<Value>?, cancelling: Bool, on thread: ThreadID
+    ) -> ChannelSendError? {
+        let admission = storage.withTurnLock { state, owner -> Admission in
+            var item = item
+            let isFirstInput = input.map { state.firstInput == ObjectIdentifier($0) } ?? false
+            let bindsOnActivation = isFirstInput && state.firstInputGeneration == nil
+            switch state.phase {
+            case .ended:
+                return .refused(.disconnected)
+            case .inactive:
+                if bindsOnActivation || item.generation == ChannelGeneration.current, cancelling,
+                    case let .failure(end) = item.result
+                {
+                    // A7: the input went away before anything listened; later outputs see the end.
+                    state.phase = .ended(end)
+                    state.firstInput = nil
+                    return .refused(.inactive)
+                }
+                let waitingForActivation = bindsOnActivation || item.generation == ChannelGeneration.current
+                return .refused(waitingForActivation ? .inactive : .disconnected)
+            case .active, .activating:
+                if item.generation == ChannelGeneration.current {
+                    if state.pendingDeactivation { return .refused(.inactive) }
+                    item.generation = state.generation
+                } else if item.generation == ChannelGeneration.unbound {
+                    guard isFirstInput, let bound = state.firstInputGeneration else {
+                        return .refused(.disconnected)
+                    }
+                    item.generation = bound
+                }
+                guard item.generation == state.generation, !state.pendingDeactivation else {
+                    return .refused(.disconnected)
+                }
+                if owner == .none {
+                    owner = TurnOwner(thread)
+                    return .handleNow(item, claimed: true)
+                }
+                if owner == TurnOwner(thread), !state.isHandling {
+                    return .handleNow(item, claimed: false)
+                }
+                state.queue.enqueue(item)
+                return .queued
+            }
+        }
+        switch admission {
+        case let .refused(error):
+            return error
+        case .queued:
+            return nil
+        case let .handleNow(item, claimed):
+            if let input, item.generation != ChannelGeneration.unbound {
+                input.learnBinding(item.generation)
+            }
+            _ = handleAsOwner(item)
+            if claimed { finishTurn(on: thread) }
+            return nil
+        }
+    }
+
+    // MARK: The turn
+
+    /// Hands `item` to the consumer (the caller holds the turn); an end ends the node. Returns
+    /// whether the item belonged to the current activation.
+    @discardableResult
+    final func handleAsOwner(_ item: ChannelItem<Value>) -> Bool {
+        let consumer: ChannelConsumer<Value>?
+        let activating: Bool
+        let header = storage.withUnsafeMutablePointerToHeader { $0 }
+        // `current` reaches here only on the uncontended path, where the node is active.
+        guard header.pointee.generation == item.generation || item.generation == ChannelGeneration.current else {
+            return false
+        }
+        consumer = header.pointee.consumer
+        if case .activating = header.pointee.phase { activating = true } else { activating = false }
+        guard let consumer else { return false }
+        header.pointee.isHandling = true
+        consumer.receive(item.result, activating: activating)
+        header.pointee.isHandling = false
+        if case let .failure(end) = item.result {
+            endNode(with: end)
+        }
+        return true
+    }
+
+    private enum TurnStep {
+        case handle(ChannelItem<Value>)
+        case deactivate
+        case handOver(DispatchSemaphore)
+        case idle
+    }
+
+    /// The owner handles what was queued meanwhile and any deactivation asked for, then hands the
+    /// turn to a waiting attacher or gives it back.
+    final func finishTurn(on thread: ThreadID) {
+        while true {
+            let step = storage.withTurnLock { state, owner -> TurnStep in
+                if state.pendingDeactivation { return .deactivate }
+                if let item = state.queue.popQueued() { return .handle(item) }
+                if let turnstile = state.queue.handOverToWaiter(owner: &owner) { return .handOver(turnstile) }
+                owner = .none
+                return .idle
+            }
+            switch step {
+            case let .handle(item):
+                handleAsOwner(item)
+            case .deactivate:
+                performDeactivation()
+            case let .handOver(turnstile):
+                turnstile.signal()
+                return
+            case .idle:
+                return
+            }
+        }
+    }
+
+    // MARK: Deactivation and ending
+
+    /// What a node lets go of when it deactivates or ends, released after the lock.
+    private struct Released {
+        var consumer: ChannelConsumer<Value>?
+        var source: ChannelSource<Value>
+        var discarded: ContiguousArray<ChannelItem<Value>?>
+    }
+
+    /// Deactivates the node (the caller holds the turn): its consumer is released, its source
+    /// disconnects upstream, and results still queued for this activation are dropped (A6, A10).
+    final func performDeactivation() {
+        let released = storage.withTurnLock { state, _ -> Released? in
+            state.pendingDeactivation = false
+            guard state.isActiveOrActivating else { return nil }
+            state.phase = .inactive
+            return Self.takeActivation(&state)
+        }
+        guard let released else { return }
+        released.source.deactivate(self)
+        withExtendedLifetime(released) {}
+    }
+
+    /// Ends the node for good after its consumer received `end`.
+    final func endNode(with end: ChannelEnd) {
+        let released = storage.withTurnLock { state, _ -> Released? in
+            state.pendingDeactivation = false
+            if case .ended = state.phase { return nil }
+            let wasActive = state.isActiveOrActivating
+            state.phase = .ended(end)
+            state.firstInput = nil
+            return wasActive ? Self.takeActivation(&state) : nil
+        }
+        guard let released else { return }
+        released.source.deactivate(self)
+        withExtendedLifetime(released) {}
+    }
+
+    private static func takeActivation(_ state: inout ChannelNodeState<Value>) -> Released {
+        state.generation &+= 1
+        var consumer: ChannelConsumer<Value>?
+        swap(&consumer, &state.consumer)
+        return Released(consumer: consumer, source: state.source, discarded: state.queue.removeAllQueued())
+    }
+}

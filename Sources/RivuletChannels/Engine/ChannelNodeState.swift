@@ -1,0 +1,80 @@
+/// One result on its way into a channel, tagged with the activation it was sent for, so that a
+/// result from a connection that has since been replaced is dropped rather than delivered out of
+/// order (A10).
+struct ChannelItem<Value> {
+    var result: Result<Value, ChannelEnd>
+    var generation: UInt
+}
+
+/// Special generation tags carried by sends.
+enum ChannelGeneration {
+    /// A `create()` input that has not been bound to an activation yet.
+    static let unbound: UInt = 0
+    /// An input that was replaced by a junction or cancelled: it never delivers again.
+    static let revoked: UInt = .max - 1
+    /// A multi-input's send: whatever activation is current.
+    static let current: UInt = .max
+}
+
+/// A channel node's state machine, kept in its `MailboxStorage` and changed only under its lock,
+/// with the turn's owner passed in from the storage's turn word.
+///
+/// A channel is a mailbox whose inputs are results and whose policy is `queueForOwner` (A9): a
+/// result arriving while another thread holds the turn is queued and delivered by that thread, in
+/// order; nobody waits for a delivery. What a channel adds to `MailboxQueue`'s rules:
+/// - **Activation.** An inactive node has no consumer and refuses results (`inactive`). Attaching
+///   a consumer takes the turn, bumps the generation, and activates the node's source upstream.
+///   The activating thread keeps the turn until the whole run is activated, so results from other
+///   threads queue behind the activation values (A2). While the owner is not inside its own
+///   consumer (during activation), its own results are handled at once; inside the consumer they
+///   are queued (E6).
+/// - **Generations.** Every activation and every deactivation bumps `generation`; a result tagged
+///   with another generation belongs to a stale connection and is dropped (A10).
+/// - **Deactivation** requested by a thread that does not hold the turn is recorded in
+///   `pendingDeactivation` and carried out by the owner between two results; nobody waits.
+/// - **Ending.** After the consumer has received an end, the node is ended for good: it releases
+///   its consumer and its source's connections, and later sends report `disconnected`.
+///
+/// Fields marked *owner-only* are read and written by the turn's owner without the lock; the rest
+/// only under the lock. `consumer` and `phase` are written by the owner under the lock and read by
+/// the owner without it (see `MailboxStorage`'s argument).
+struct ChannelNodeState<Value>: MailboxGuardedState {
+    enum Phase {
+        case inactive
+        case activating
+        case active
+        case ended(ChannelEnd)
+    }
+
+    var phase = Phase.inactive
+    var generation: UInt = 2
+    var consumer: ChannelConsumer<Value>?
+    var source: ChannelSource<Value>
+    var queue = MailboxQueue<ChannelItem<Value>>()
+    /// A thread that does not hold the turn asked for deactivation.
+    var pendingDeactivation = false
+    /// The `create()` input while it is the node's input (a junction or the end replaces it).
+    var firstInput: ObjectIdentifier?
+    /// The activation that the `create()` input was bound to: its first one (single use).
+    var firstInputGeneration: UInt?
+    /// Owner-only: the owner is inside `consumer.receive`.
+    var isHandling = false
+
+    init(source: ChannelSource<Value>) {
+        self.source = source
+    }
+
+    var isActiveOrActivating: Bool {
+        switch phase {
+        case .active, .activating: return true
+        case .inactive, .ended: return false
+        }
+    }
+
+    var needsSlowPath: Bool {
+        guard case .active = phase, !pendingDeactivation else { return true }
+        return queue.needsOwnerAttention
+    }
+
+    mutating func prepareForDeallocation() {}
+}

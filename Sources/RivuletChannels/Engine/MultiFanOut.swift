@@ -1,0 +1,196 @@
+/// What a multi remembers for outputs that join later.
+enum MultiPolicy<Value> {
+    /// The latest value (`continuous`); forgotten at the end. `whileActive` also forgets it when
+    /// the last output leaves, and activates upstream only while outputs exist.
+    case latest(whileActive: Bool)
+    /// Every value and the end (`playback`).
+    case all
+    /// Nothing (`multicast`); upstream is active only while outputs exist.
+    case nothing
+    /// Whatever the updater leaves (`customActivation`).
+    case custom((inout [Value], inout ChannelEnd?, Result<Value, ChannelEnd>) -> Void)
+
+    /// Whether upstream is activated by the first output and deactivated by the last.
+    var activatesOnDemand: Bool {
+        switch self {
+        case let .latest(whileActive): return whileActive
+        case .nothing: return true
+        case .all, .custom: return false
+        }
+    }
+}
+
+/// A multi's consumer: it keeps the activation values for later outputs and fans every result
+/// out to the branches, each a node of its own with its own turn.
+///
+/// Joining and fanning out agree through the lock: a branch added before a result is fanned out
+/// receives it; one added after finds it in the activation values (A2). User code (a custom
+/// updater) runs outside the lock, on the multi node's turn.
+final class MultiFanOut<Value>: ChannelConsumer<Value> {
+    struct Branch {
+        let node: Channel<Value>
+        let generation: UInt
+    }
+
+    struct State {
+        var branches: ContiguousArray<Branch> = []
+        var activationValues: [Value] = []
+        var end: ChannelEnd?
+        /// Whether upstream should be active (on-demand multis), and whether a thread is
+        /// bringing the multi node in line with that.
+        var wantsUpstream = false
+        var isReconciling = false
+        var reconcileAgain = false
+        var upstreamIsActive = false
+    }
+
+    private let policy: MultiPolicy<Value>
+    private let state: Locked<State>
+    /// Owner-only copies for a custom updater, which must run outside the lock.
+    private var customValues: [Value]
+    private var customEnd: ChannelEnd?
+    /// The multi node this fans out for; it owns this consumer.
+    unowned(unsafe) var multi: Channel<Value>!
+
+    init(policy: MultiPolicy<Value>, initialValues: [Value], end: ChannelEnd? = nil) {
+        self.policy = policy
+        customValues = initialValues
+        customEnd = end
+        state = Locked(State(activationValues: initialValues, end: end))
+    }
+
+    // MARK: Results from upstream (the multi node's turn)
+
+    override func receive(_ result: Result<Value, ChannelEnd>, activating: Bool) {
+        if case let .custom(updater) = policy {
+            updater(&customValues, &customEnd, result)
+        }
+        let (branches, dropped) = state.withLock { state -> (ContiguousArray<Branch>, [Value]) in
+            var dropped: [Value] = []
+            switch (policy, result) {
+            case let (.latest, .success(value)):
+                swap(&dropped, &state.activationValues)
+                state.activationValues.append(value)
+            case let (.all, .success(value)):
+                state.activationValues.append(value)
+            case (.custom, _):
+                swap(&dropped, &state.activationValues)
+                state.activationValues = customValues
+                state.end = customEnd
+            case (.nothing, .success):
+                break
+            case let (.latest, .failure(end)), let (.nothing, .failure(end)):
+                swap(&dropped, &state.activationValues)
+                state.end = end
+            case let (.all, .failure(end)):
+                state.end = end
+            }
+            return (state.branches, dropped)
+        }
+        withExtendedLifetime(dropped) {}
+        for branch in branches {
+            branch.node.deliver(result, generation: branch.generation)
+        }
+    }
+
+    // MARK: Branches (each branch node's turn)
+
+    /// Adds `node` (activating as `generation`) and sends it the activation values (A2).
+    func addBranch(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+        let (values, end) = state.withLock { state -> ([Value], ChannelEnd?) in
+            state.branches.append(Branch(node: node, generation: generation))
+            if policy.activatesOnDemand { state.wantsUpstream = true }
+            return (state.activationValues, state.end)
+        }
+        if policy.activatesOnDemand, end == nil {
+            reconcileUpstream(run: run)
+        }
+        for value in values {
+            node.deliver(.success(value), generation: generation)
+        }
+        if let end {
+            node.deliver(.failure(end), generation: generation)
+        }
+    }
+
+    /// Removes `node`; the last branch of an on-demand multi deactivates its upstream.
+    func removeBranch(_ node: Channel<Value>) {
+        let removed = state.withLock { state -> Branch? in
+            guard let index = state.branches.firstIndex(where: { $0.node === node }) else { return nil }
+            let branch = state.branches.remove(at: index)
+            if policy.activatesOnDemand, state.branches.isEmpty { state.wantsUpstream = false }
+            return branch
+        }
+        withExtendedLifetime(removed) {}
+        if policy.activatesOnDemand {
+            reconcileUpstream(run: nil)
+        }
+    }
+
+    /// Activates the multi node's upstream for this consumer now (multis that are active from
+    /// the start).
+    func activateUpstream(run: ActivationRun) {
+        state.withLock { $0.upstreamIsActive = true }
+        connectToMulti(run: run)
+    }
+
+    /// Brings the multi node's activation in line with `wantsUpstream`. One thread at a time
+    /// does it; a thread that finds another at work leaves it a note to look again.
+    private func reconcileUpstream(run: ActivationRun?) {
+        while true {
+            let change = state.withLock { state -> Bool? in
+                if state.isReconciling {
+                    state.reconcileAgain = true
+                    return nil
+                }
+                guard state.wantsUpstream != state.upstreamIsActive else { return nil }
+                state.isReconciling = true
+                state.upstreamIsActive = state.wantsUpstream
+                if !state.wantsUpstream, case .latest = policy { state.activationValues = [] }
+                return state.wantsUpstream
+            }
+            guard let activate = change else { return }
+            if activate {
+                if let run {
+                    connectToMulti(run: run)
+                } else {
+                    ActivationRun.perform { connectToMulti(run: $0) }
+                }
+            } else {
+                multi.detach(self)
+            }
+            let again = state.withLock { state -> Bool in
+                state.isReconciling = false
+                defer { state.reconcileAgain = false }
+                return state.reconcileAgain
+            }
+            if !again { return }
+        }
+    }
+
+    private func connectToMulti(run: ActivationRun) {
+        switch multi.attach(self, run: run) {
+        case .attached, .duplicate:
+            break
+        case let .ended(end):
+            receive(.failure(end), activating: true)
+        }
+    }
+}
+
+/// The source of a multi's branch: activating it joins the multi's fan-out.
+final class MultiBranchSource<Value>: ChannelSource<Value> {
+    private let multi: ChannelMulti<Value>
+
+    init(multi: ChannelMulti<Value>) {
+        self.multi = multi
+    }
+
+    override func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+        multi.fanOut.addBranch(node, generation: generation, run: run)
+    }
+
+    override func deactivate(_ node: Channel<Value>) {
+        multi.fanOut.removeBranch(node)
+    }
+}

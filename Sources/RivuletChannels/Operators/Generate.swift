@@ -1,0 +1,82 @@
+extension Channel {
+    /// A channel whose values come from `activationChange`: each activation calls it with a fresh
+    /// input (A3), once the activation is complete, so what it sends are ordinary values;
+    /// deactivation calls it with `nil`. Dropping the input ends the channel with `.cancelled`.
+    ///
+    /// - Parameters:
+    ///   - context: Where `activationChange` runs.
+    ///   - activationChange: Receives the input of each activation, and `nil` when it ends.
+    /// - Returns: The channel.
+    public static func generate(
+        context: Exec = .direct, _ activationChange: @escaping (ChannelInput<Value>?) -> Void
+    ) -> Channel<Value> {
+        Channel(source: GenerateSource(context: context, activationChange: activationChange))
+    }
+
+    /// A multi that has already ended: each output receives `values`, then `end`.
+    ///
+    /// - Parameters:
+    ///   - values: The values every output receives.
+    ///   - end: The end that follows them.
+    /// - Returns: The ended multi.
+    public static func preclosed(_ values: Value..., end: ChannelEnd = .complete) -> ChannelMulti<Value> {
+        preclosed(values: values, end: end)
+    }
+
+    /// A multi that has already ended with `end` and has no values.
+    ///
+    /// - Parameter end: The end every output receives.
+    /// - Returns: The ended multi.
+    public static func preclosed(end: ChannelEnd) -> ChannelMulti<Value> {
+        preclosed(values: [], end: end)
+    }
+
+    static func preclosed(values: [Value], end: ChannelEnd) -> ChannelMulti<Value> {
+        let fanOut = MultiFanOut(policy: .all, initialValues: values, end: end)
+        let multi = ChannelMulti(source: ChannelSource(), fanOut: fanOut)
+        fanOut.multi = multi
+        return multi
+    }
+}
+
+/// The source of a `generate` channel: each activation makes a fresh input for the closure.
+final class GenerateSource<Value>: ChannelSource<Value> {
+    private let context: Exec
+    private let activationChange: (ChannelInput<Value>?) -> Void
+
+    init(context: Exec, activationChange: @escaping (ChannelInput<Value>?) -> Void) {
+        self.context = context
+        self.activationChange = activationChange
+    }
+
+    override func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+        let input = ChannelInput(channel: node, generation: generation)
+        run.afterActivation { [self] in call(input) }
+    }
+
+    override func deactivate(_ node: Channel<Value>) {
+        call(nil)
+    }
+
+    private func call(_ input: ChannelInput<Value>?) {
+        guard let scheduler = context.scheduler else {
+            activationChange(input)
+            return
+        }
+        let change = UncheckedSendable((activationChange, input))
+        scheduler.schedule { change.value.0(change.value.1) }
+    }
+}
+
+/// Carries a value that Rivulet hands from one thread to another itself, in order, to a closure
+/// that the channel's contract says runs there.
+struct UncheckedSendable<T>: @unchecked Sendable {
+    // @unchecked Sendable: used only to move a channel's own closures and inputs onto the
+    // execution context the user chose for them; the closure is never run concurrently with
+    // itself because each context is serial.
+    let value: T
+
+    init(_ value: T) {
+        self.value = value
+    }
+}
