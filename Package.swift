@@ -14,8 +14,8 @@ let package = Package(
     targets: [
         .target(name: "Rivulet"),
         .target(name: "RivuletChannels", dependencies: ["Rivulet"]),
-        .target(name: "RivuletContracts", dependencies: ["Rivulet"]),
-        .executableTarget(name: "RivuletTour", dependencies: ["Rivulet"]),
+        .target(name: "RivuletContracts", dependencies: ["Rivulet", "RivuletChannels"]),
+        .executableTarget(name: "RivuletTour", dependencies: ["Rivulet", "RivuletChannels"]),
         .testTarget(name: "RivuletTests", dependencies: ["Rivulet"]),
         .testTarget(name: "RivuletChannelsTests", dependencies: ["RivuletChannels"]),
         .testTarget(name: "RivuletContractsTests", dependencies: ["RivuletContracts"]),
