@@ -12,14 +12,17 @@ public class ChannelInput<Value>: Disposable {
     /// it (its first activation), then that generation; `revoked` once replaced.
     let generation: Atomic<UInt>
     private let ended = Atomic<Bool>(false)
+    /// The end that releasing the input sends.
+    private let releaseEnd: ChannelEnd
 
-    init(channel: Channel<Value>, generation: UInt) {
+    init(channel: Channel<Value>, generation: UInt, releaseEnd: ChannelEnd = .cancelled) {
         self.channel = channel
         self.generation = Atomic(generation)
+        self.releaseEnd = releaseEnd
     }
 
     deinit {
-        if !ended.load(ordering: .relaxed) { _ = sendCancellation() }
+        if !ended.load(ordering: .relaxed) { _ = channel.deliver(.failure(releaseEnd), from: self, cancelling: true) }
     }
 
     /// Sends `result`; an end (a failure) ends the channel and uses up the input.

@@ -1,0 +1,52 @@
+extension Channel {
+    /// The outcome of handing a channel's input over to another source.
+    enum SourceSwap {
+        /// Done; `generation` is the node's current activation if it is active.
+        case swapped(activeGeneration: UInt?)
+        /// `input` is not the channel's current input.
+        case notCurrent
+    }
+
+    /// Replaces the node's current input `input` with `source` (a junction binding in), A10.
+    /// If the node is active, the caller activates `source` for the returned generation.
+    func replaceInput(_ input: ChannelInput<Value>, with source: ChannelSource<Value>) -> SourceSwap {
+        let swap = storage.withTurnLock { state, _ -> SourceSwap in
+            guard state.firstInput == ObjectIdentifier(input), !(state.source is JunctionSourceMarker) else {
+                return .notCurrent
+            }
+            if case .ended = state.phase { return .notCurrent }
+            state.firstInput = nil
+            state.firstInputGeneration = nil
+            state.source = source
+            return .swapped(activeGeneration: state.isActiveOrActivating ? state.generation : nil)
+        }
+        if case .swapped = swap { input.revoke() }
+        return swap
+    }
+
+    /// Gives the node a fresh input in place of `source` (a junction letting go). The input is
+    /// bound to the current activation if there is one. Returns `nil` if `source` is no longer
+    /// the node's source.
+    func restoreInput(replacing source: ChannelSource<Value>) -> ChannelInput<Value>? {
+        storage.withTurnLock { state, _ -> ChannelInput<Value>? in
+            guard state.source === source else { return nil }
+            if case .ended = state.phase { return nil }
+            let active = state.isActiveOrActivating && !state.pendingDeactivation
+            let input = ChannelInput(
+                channel: self, generation: active ? state.generation : ChannelGeneration.unbound)
+            state.source = FirstInputSource()
+            state.firstInput = ObjectIdentifier(input)
+            state.firstInputGeneration = active ? state.generation : nil
+            return input
+        }
+    }
+
+    /// Whether this channel's source currently draws (directly or through its own upstream) from
+    /// `node`: binding `node`'s output into this channel would make a loop.
+    func draws(from node: AnyObject) -> Bool {
+        self === node || storage.withLock { $0.source }.reaches(node)
+    }
+}
+
+/// Marks junction sources, so a channel fed by a junction refuses a second one.
+protocol JunctionSourceMarker: AnyObject {}

@@ -1,0 +1,172 @@
+import Synchronization
+
+/// The source of a channel fed by several channels at once: a multi-input, a merged input,
+/// `merge` and `combine`. Each source channel gets a consumer of its own that forwards into the
+/// node, whose turn serialises them (A9). A source's end only detaches that source, unless its
+/// propagation lets the end through or it was the last one and the channel ends with it.
+final class MultiInputSource<Value>: ChannelSource<Value> {
+    struct Entry {
+        let id: Int
+        let channel: Channel<Value>
+        let propagation: ChannelEndPropagation
+        let removeOnDeactivate: Bool
+        var consumer: MergeConsumer<Value>?
+        var attachedTo: Channel<Value>?
+    }
+
+    struct State {
+        var entries: [Entry] = []
+        var nextID = 0
+        /// The node and its activation, while active.
+        var activation: (node: Channel<Value>, generation: UInt)?
+    }
+
+    private let state = Locked(State())
+    /// The end the channel takes when its last source ends, if any.
+    private let onLastInputClosed: ChannelEnd?
+
+    init(onLastInputClosed: ChannelEnd?) {
+        self.onLastInputClosed = onLastInputClosed
+    }
+
+    // MARK: Sources
+
+    func add(_ channel: Channel<Value>, propagation: ChannelEndPropagation, removeOnDeactivate: Bool) {
+        let connectNow = state.withLock { state -> (Entry, Channel<Value>, UInt)? in
+            let entry = Entry(
+                id: state.nextID, channel: channel, propagation: propagation, removeOnDeactivate: removeOnDeactivate)
+            state.nextID += 1
+            state.entries.append(entry)
+            return state.activation.map { (entry, $0.node, $0.generation) }
+        }
+        if let (entry, node, generation) = connectNow {
+            ActivationRun.perform { connect(entry, into: node, generation: generation, run: $0) }
+        }
+    }
+
+    func remove(_ channel: Channel<Value>) {
+        let removed = state.withLock { state -> [Entry] in
+            let removed = state.entries.filter { $0.channel === channel }
+            state.entries.removeAll { $0.channel === channel }
+            return removed
+        }
+        for entry in removed { disconnect(entry) }
+    }
+
+    // MARK: Activation (the node's turn)
+
+    override func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+        let entries = state.withLock { state -> [Entry] in
+            state.activation = (node, generation)
+            return state.entries
+        }
+        if entries.isEmpty, let onLastInputClosed, state.withLock({ $0.nextID > 0 }) {
+            node.deliver(.failure(onLastInputClosed), generation: generation)
+            return
+        }
+        for entry in entries {
+            connect(entry, into: node, generation: generation, run: run)
+        }
+    }
+
+    override func deactivate(_ node: Channel<Value>) {
+        let entries = state.withLock { state -> [Entry] in
+            state.activation = nil
+            let entries = state.entries
+            state.entries.removeAll { $0.removeOnDeactivate }
+            for index in state.entries.indices {
+                state.entries[index].consumer = nil
+                state.entries[index].attachedTo = nil
+            }
+            return entries
+        }
+        for entry in entries { disconnect(entry) }
+    }
+
+    override func reaches(_ node: AnyObject) -> Bool {
+        state.withLock { $0.entries.map(\.channel) }.contains { $0.draws(from: node) }
+    }
+
+    private func connect(_ entry: Entry, into node: Channel<Value>, generation: UInt, run: ActivationRun) {
+        let consumer = MergeConsumer(source: self, entryID: entry.id, node: node, generation: generation)
+        let current = state.withLock { state -> Bool in
+            guard state.activation?.generation == generation,
+                let index = state.entries.firstIndex(where: { $0.id == entry.id })
+            else { return false }
+            state.entries[index].consumer = consumer
+            return true
+        }
+        guard current else { return }
+        switch entry.channel.connect(consumer, run: run) {
+        case let .attached(upstreamNode):
+            let kept = state.withLock { state -> Bool in
+                guard let index = state.entries.firstIndex(where: { $0.id == entry.id }),
+                    state.entries[index].consumer === consumer
+                else { return false }
+                state.entries[index].attachedTo = upstreamNode
+                return true
+            }
+            if !kept {
+                consumer.stop()
+                upstreamNode.detach(consumer)
+            }
+        case .duplicate:
+            consumer.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), activating: true)
+        case let .ended(end):
+            consumer.receive(.failure(end), activating: true)
+        }
+    }
+
+    private func disconnect(_ entry: Entry) {
+        guard let consumer = entry.consumer else { return }
+        consumer.stop()
+        entry.attachedTo?.detach(consumer)
+    }
+
+    /// A source ended: detach it, and end the channel if its propagation or the last-source rule
+    /// says so.
+    func sourceEnded(entryID: Int, end: ChannelEnd, node: Channel<Value>, generation: UInt) {
+        let outcome = state.withLock { state -> (propagate: Bool, wasLast: Bool)? in
+            guard let index = state.entries.firstIndex(where: { $0.id == entryID }) else { return nil }
+            let entry = state.entries.remove(at: index)
+            return (entry.propagation.propagates(end), state.entries.isEmpty)
+        }
+        guard let outcome else { return }
+        if outcome.propagate {
+            node.deliver(.failure(end), generation: generation)
+        } else if outcome.wasLast, let onLastInputClosed {
+            node.deliver(.failure(onLastInputClosed), generation: generation)
+        }
+    }
+}
+
+/// A multi-input's consumer on one of its sources.
+final class MergeConsumer<Value>: ChannelConsumer<Value> {
+    private let source: MultiInputSource<Value>
+    private let entryID: Int
+    private let node: Channel<Value>
+    private let generation: UInt
+    private let stopped = Atomic<Bool>(false)
+
+    init(source: MultiInputSource<Value>, entryID: Int, node: Channel<Value>, generation: UInt) {
+        self.source = source
+        self.entryID = entryID
+        self.node = node
+        self.generation = generation
+    }
+
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+    }
+
+    override func receive(_ result: Result<Value, ChannelEnd>, activating: Bool) {
+        guard !stopped.load(ordering: .acquiring) else { return }
+        switch result {
+        case .success:
+            node.deliver(result, generation: generation)
+        case let .failure(end):
+            stopped.store(true, ordering: .releasing)
+            source.sourceEnded(entryID: entryID, end: end, node: node, generation: generation)
+        }
+    }
+}

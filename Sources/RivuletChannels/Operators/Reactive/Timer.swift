@@ -1,0 +1,66 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Dispatch
+
+extension Channel {
+    /// A channel that, once activated, waits `interval`, sends `value` and completes. With no
+    /// value it only completes, except on a `Channel<Void>`, where it sends `()`. Each
+    /// activation starts the count afresh.
+    ///
+    /// - Parameters:
+    ///   - interval: How long to wait after activation.
+    ///   - value: The value to send.
+    ///   - context: Whose clock counts, and where the value is sent from.
+    /// - Returns: The timer channel.
+    public static func timer(interval: DispatchTimeInterval, value: Value? = nil, context: Exec = .global) -> Channel<Value> {
+        let clock = context.clock
+        let payload = UncheckedSendable(value ?? (() as? Value))
+        return Channel(
+            SignalProducer<Value, Never> { observer, lifetime in
+                lifetime += clock.schedule(after: clock.currentDate.addingTimeInterval(interval.channelSeconds)) {
+                    if let value = payload.value { observer.send(value: value) }
+                    observer.sendCompleted()
+                }
+            })
+    }
+
+    /// A channel of this channel's results that ends with
+    /// `.other(ChannelReactiveError.timeout)` when `interval` passes without a value (counted
+    /// from activation, and again from each value when `resetOnValue`).
+    ///
+    /// - Parameters:
+    ///   - interval: The longest wait.
+    ///   - resetOnValue: Whether each value restarts the count.
+    ///   - context: Whose clock counts.
+    /// - Returns: The channel with a timeout.
+    public func timeout(interval: DispatchTimeInterval, resetOnValue: Bool = true, context: Exec = .direct) -> Channel<Value> {
+        let clock = context.clock
+        let upstream = self
+        return Channel(
+            SignalProducer<Value, ChannelEnd> { observer, lifetime in
+                let timer = SerialDisposable()
+                let arm: @Sendable () -> Void = {
+                    timer.inner = clock.schedule(after: clock.currentDate.addingTimeInterval(interval.channelSeconds)) {
+                        observer.send(error: .other(ChannelReactiveError.timeout))
+                    }
+                }
+                arm()
+                let output = upstream.subscribe { result in
+                    switch result {
+                    case let .success(value):
+                        observer.send(value: value)
+                        if resetOnValue { arm() }
+                    case .failure(.complete):
+                        observer.sendCompleted()
+                    case let .failure(end):
+                        observer.send(error: end)
+                    }
+                }
+                lifetime += timer
+                lifetime += output
+            })
+    }
+}
