@@ -14,6 +14,9 @@ public class Channel<Value> {
 
     init(source: ChannelSource<Value>) {
         storage = MailboxStorage.make(ChannelNodeState(source: source))
+        // A new node is inactive: set the turn word's slow-path bit, so that no send takes the
+        // uncontended path before an activation has cleared it.
+        storage.withTurnLock { _, _ in }
     }
 
     /// Connects `consumer` below this channel. A plain channel attaches it to itself; a multi

@@ -3,6 +3,7 @@ import Dispatch
 extension Channel {
     private enum AttachStep {
         case duplicate
+        case revived
         case ended(ChannelEnd)
         case wait(DispatchSemaphore)
         case deactivateFirst
@@ -26,6 +27,12 @@ extension Channel {
                 case let .ended(end):
                     return .ended(end)
                 case .active, .activating:
+                    if state.pendingDeactivation, state.consumer === consumer {
+                        // The same consumer comes back (a multi's fan-out whose last output left
+                        // and a new one joined): the node simply stays active, without waiting.
+                        state.pendingDeactivation = false
+                        return .revived
+                    }
                     if !state.pendingDeactivation || owner == TurnOwner(thread) { return .duplicate }
                 case .inactive:
                     break
@@ -50,6 +57,9 @@ extension Channel {
                 return .activate(state.source, generation: state.generation)
             }
             switch step {
+            case .revived:
+                if claimed { finishTurn(on: thread) }
+                return .attached(self)
             case .duplicate:
                 if claimed { finishTurn(on: thread) }
                 return .duplicate

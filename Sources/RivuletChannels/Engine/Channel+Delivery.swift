@@ -104,23 +104,23 @@ extension Channel {
     /// whether the item belonged to the current activation.
     @discardableResult
     final func handleAsOwner(_ item: ChannelItem<Value>) -> Bool {
-        let consumer: ChannelConsumer<Value>?
-        let activating: Bool
-        let header = storage.withUnsafeMutablePointerToHeader { $0 }
-        // `current` reaches here only on the uncontended path, where the node is active.
-        guard header.pointee.generation == item.generation || item.generation == ChannelGeneration.current else {
-            return false
+        // The owner reads `generation`, `phase` and `consumer` without the lock, and alone
+        // writes `isHandling` (see `ChannelNodeState`).
+        let delivered = storage.withUnsafeMutablePointerToHeader { state -> Bool in
+            guard state.pointee.generation == item.generation || item.generation == ChannelGeneration.current,
+                let consumer = state.pointee.consumer
+            else { return false }
+            let activating: Bool
+            if case .activating = state.pointee.phase { activating = true } else { activating = false }
+            state.pointee.isHandling = true
+            consumer.receive(item.result, activating: activating)
+            state.pointee.isHandling = false
+            return true
         }
-        consumer = header.pointee.consumer
-        if case .activating = header.pointee.phase { activating = true } else { activating = false }
-        guard let consumer else { return false }
-        header.pointee.isHandling = true
-        consumer.receive(item.result, activating: activating)
-        header.pointee.isHandling = false
-        if case let .failure(end) = item.result {
+        if delivered, case let .failure(end) = item.result {
             endNode(with: end)
         }
-        return true
+        return delivered
     }
 
     private enum TurnStep {
