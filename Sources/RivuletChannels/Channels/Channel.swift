@@ -10,8 +10,9 @@
 /// of the graph that only it used (A6). Sends into the graph never wait for another thread: a
 /// result sent while another thread delivers is queued and delivered by that thread, in order (A9).
 public class Channel<Value> {
-    let storage: MailboxStorage<ChannelNodeState<Value>>
+    @usableFromInline let storage: MailboxStorage<ChannelNodeState<Value>>
 
+    @usableFromInline
     init(source: ChannelSource<Value>) {
         storage = MailboxStorage.make(ChannelNodeState(source: source))
         // A new node is inactive: set the turn word's slow-path bit, so that no send takes the
@@ -21,6 +22,7 @@ public class Channel<Value> {
 
     /// Connects `consumer` below this channel. A plain channel attaches it to itself; a multi
     /// gives it a branch of its own.
+    @usableFromInline
     func connect(_ consumer: ChannelConsumer<Value>, run: ActivationRun) -> ChannelConnection<Value> {
         attach(consumer, run: run)
     }

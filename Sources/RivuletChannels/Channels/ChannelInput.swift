@@ -7,10 +7,10 @@ import Synchronization
 /// `inactive` (A5); once that activation ends they report `disconnected`. Releasing the input, or
 /// calling `cancel()`, ends its channel with `ChannelEnd.cancelled` (A7).
 public class ChannelInput<Value>: Disposable {
-    let channel: Channel<Value>
+    @usableFromInline let channel: Channel<Value>
     /// The activation this input sends for: `ChannelGeneration.unbound` until the channel decides
     /// it (its first activation), then that generation; `revoked` once replaced.
-    let generation: Atomic<UInt>
+    @usableFromInline let generation: Atomic<UInt>
     private let ended = Atomic<Bool>(false)
     /// The end that releasing the input sends.
     private let releaseEnd: ChannelEnd
@@ -29,45 +29,45 @@ public class ChannelInput<Value>: Disposable {
     ///
     /// - Returns: `nil` when the result was delivered or queued for delivery; `.inactive` when no
     ///   output is attached; `.disconnected` when this input's activation has ended.
-    @discardableResult
-    public func send(result: Result<Value, ChannelEnd>) -> ChannelSendError? {
+    @inlinable @discardableResult
+    public final func send(result: Result<Value, ChannelEnd>) -> ChannelSendError? {
         channel.deliver(result, from: self)
     }
 
     /// Sends `value`.
     ///
     /// - Returns: `nil` when the value was delivered or queued, else why it went nowhere.
-    @discardableResult
-    public func send(value: Value) -> ChannelSendError? {
+    @inlinable @discardableResult
+    public final func send(value: Value) -> ChannelSendError? {
         channel.deliver(.success(value), from: self)
     }
 
     /// Ends the channel with `.other(error)` (or `error` itself if it is a `ChannelEnd`).
     @discardableResult
-    public func send(error: any Error) -> ChannelSendError? {
+    public final func send(error: any Error) -> ChannelSendError? {
         send(result: .failure(ChannelEnd(error)))
     }
 
     /// Ends the channel with `end`.
     @discardableResult
-    public func send(end: ChannelEnd) -> ChannelSendError? {
+    public final func send(end: ChannelEnd) -> ChannelSendError? {
         send(result: .failure(end))
     }
 
     /// Ends the channel with `.complete`.
     @discardableResult
-    public func complete() -> ChannelSendError? {
+    public final func complete() -> ChannelSendError? {
         send(result: .failure(.complete))
     }
 
     /// Ends the channel with `.complete` (CwlSignal's older name).
     @discardableResult
-    public func close() -> ChannelSendError? {
+    public final func close() -> ChannelSendError? {
         complete()
     }
 
     /// Ends the channel with `.cancelled`, as releasing the input does (A7).
-    public func cancel() {
+    public final func cancel() {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = sendCancellation()
     }

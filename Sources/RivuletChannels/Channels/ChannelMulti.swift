@@ -3,8 +3,9 @@
 /// every value (`playback`), nothing (`multicast`), or whatever a custom updater keeps
 /// (`customActivation`). Every `Channel` method works on a multi; each call makes a new branch.
 public final class ChannelMulti<Value>: Channel<Value> {
-    let fanOut: MultiFanOut<Value>
+    @usableFromInline let fanOut: MultiFanOut<Value>
 
+    @usableFromInline
     init(source: ChannelSource<Value>, fanOut: MultiFanOut<Value>) {
         self.fanOut = fanOut
         super.init(source: source)
@@ -21,13 +22,17 @@ extension ChannelMulti: @unchecked Sendable {}
 extension ChannelMulti {
     /// A multi fed by `upstream`, remembering what `policy` says; multis that are active from
     /// the start activate `upstream` now.
+    @inlinable
     static func make(from upstream: Channel<Value>, policy: MultiPolicy<Value>, initialValues: [Value] = [])
         -> ChannelMulti<Value>
     {
         let fanOut = MultiFanOut(policy: policy, initialValues: initialValues)
-        let source = TransformSource<Value, Value>(upstream: upstream, context: .direct) { { .single($0) } }
+        let source = TransformSource<Value, Value>(upstream: upstream) { node, generation, link in
+            ChannelConsumer.processor(into: node, generation: generation, context: .direct, link: link) { .single($0) }
+        }
         let multi = ChannelMulti(source: source, fanOut: fanOut)
         fanOut.multi = multi
+        fanOut.consumer = ChannelConsumer { [unowned fanOut] result, _ in fanOut.receive(result) }
         if !policy.activatesOnDemand {
             ActivationRun.perform { fanOut.activateUpstream(run: $0) }
         }
@@ -40,6 +45,7 @@ extension Channel {
     /// this channel now, and forgets the value when the stream ends (later outputs get the end).
     ///
     /// - Returns: The multi.
+    @inlinable
     public func continuous() -> ChannelMulti<Value> {
         ChannelMulti.make(from: self, policy: .latest(whileActive: false))
     }
@@ -48,6 +54,7 @@ extension Channel {
     ///
     /// - Parameter initialValue: The value new outputs get before any value arrives.
     /// - Returns: The multi.
+    @inlinable
     public func continuous(initialValue: Value) -> ChannelMulti<Value> {
         ChannelMulti.make(from: self, policy: .latest(whileActive: false), initialValues: [initialValue])
     }
@@ -56,6 +63,7 @@ extension Channel {
     /// latest value is forgotten when the last output leaves.
     ///
     /// - Returns: The multi.
+    @inlinable
     public func continuousWhileActive() -> ChannelMulti<Value> {
         ChannelMulti.make(from: self, policy: .latest(whileActive: true))
     }
@@ -64,6 +72,7 @@ extension Channel {
     /// activates this channel now.
     ///
     /// - Returns: The multi.
+    @inlinable
     public func playback() -> ChannelMulti<Value> {
         ChannelMulti.make(from: self, policy: .all)
     }
@@ -72,6 +81,7 @@ extension Channel {
     /// This channel is active only while the multi has outputs.
     ///
     /// - Returns: The multi.
+    @inlinable
     public func multicast() -> ChannelMulti<Value> {
         ChannelMulti.make(from: self, policy: .nothing)
     }
@@ -84,6 +94,7 @@ extension Channel {
     ///   - context: Where `updater` runs.
     ///   - updater: Updates the kept values and end for each result.
     /// - Returns: The multi.
+    @inlinable
     public func customActivation(
         initialValues: [Value] = [], context: Exec = .direct,
         _ updater: @escaping (inout [Value], inout ChannelEnd?, Result<Value, ChannelEnd>) -> Void
@@ -100,6 +111,7 @@ extension Channel {
     ///   - context: Where `reducer` runs.
     ///   - reducer: The next state from the state and a value.
     /// - Returns: The multi of states.
+    @inlinable
     public func reduce<State>(
         initialState: State, context: Exec = .direct, _ reducer: @escaping (State, Value) throws -> State
     ) -> ChannelMulti<State> {

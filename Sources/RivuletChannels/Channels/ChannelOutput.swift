@@ -5,12 +5,13 @@ import Synchronization
 /// only it used (A6). A cancelled output receives nothing more, not even an end.
 public final class ChannelOutput<Value>: Disposable {
     private let channel: Channel<Value>
-    private weak var consumer: OutputConsumer<Value>?
+    private let link: OutputLink<Value>
     private let cancelled = Atomic<Bool>(false)
 
-    init(channel: Channel<Value>, consumer: OutputConsumer<Value>) {
+    @usableFromInline
+    init(channel: Channel<Value>, link: OutputLink<Value>) {
         self.channel = channel
-        self.consumer = consumer
+        self.link = link
     }
 
     deinit {
@@ -20,15 +21,12 @@ public final class ChannelOutput<Value>: Disposable {
     /// Stops the output and deactivates what only it kept active.
     public func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard let consumer else { return }
-        consumer.stop()
-        consumer.connectedNode?.detach(consumer)
+        link.cancel()
     }
 
     /// Whether the output receives nothing more: it was cancelled, or its channel ended.
     public var isClosed: Bool {
-        guard !cancelled.load(ordering: .acquiring), let consumer else { return true }
-        return consumer.isStopped
+        cancelled.load(ordering: .acquiring) || link.isStopped
     }
 
     /// Same as `isClosed`.
@@ -40,61 +38,122 @@ public final class ChannelOutput<Value>: Disposable {
     }
 }
 
-// @unchecked Sendable: the output's own state is atomic (the weak reference is only read), and
-// its channel is Sendable.
+// @unchecked Sendable: the output's own state is atomic, and its link is thread-safe.
 extension ChannelOutput: @unchecked Sendable {}
 
-/// An output's consumer: calls the user's handler, on the output's context, until the output is
-/// cancelled or an end arrives.
-final class OutputConsumer<Value>: ChannelConsumer<Value> {
-    private let handler: (Result<Value, ChannelEnd>) -> Bool
-    /// Set once in `init`, before the consumer is shared.
-    private var hop: SerialHop<Result<Value, ChannelEnd>>?
-    private let stopped = Atomic<Bool>(false)
-    /// The node the consumer is attached to; set by the node as it attaches the consumer,
-    /// before any result arrives.
-    private(set) var connectedNode: Channel<Value>?
-    /// An output that keeps itself alive (`subscribeWhile`) until its handler says stop.
-    var retainedOutput: AnyObject?
+/// What an output's consumer shares with its `ChannelOutput`: whether it stopped, the node it is
+/// attached to (to detach it), and, for `subscribeWhile`, the output it keeps alive.
+@usableFromInline
+final class OutputLink<Value>: @unchecked Sendable {
+    // @unchecked Sendable: `stopped` is atomic; `hop` is set once, before the link is shared;
+    // `attachment` is only touched under its lock.
+    @usableFromInline let stopped = Atomic<Bool>(false)
+    @usableFromInline var hop: SerialHop<Result<Value, ChannelEnd>>?
+    private let attachment = Locked<Attachment>(Attachment())
 
-    init(context: Exec, handler: @escaping (Result<Value, ChannelEnd>) -> Bool) {
-        self.handler = handler
-        super.init()
-        if let scheduler = context.scheduler {
-            hop = SerialHop(scheduler: scheduler) { [weak self] in self?.call($0) }
-        }
+    /// Strong references, dropped when the output is cancelled or ends: weak ones would give the
+    /// consumer and the node side tables, and every retain of them on the delivery path would
+    /// take the runtime's slow path.
+    private struct Attachment {
+        var consumer: ChannelConsumer<Value>?
+        var node: Channel<Value>?
+        var retainedOutput: AnyObject?
     }
 
+    @inlinable
+    init() {}
+
+    @inlinable
     var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
-    func stop() {
-        stopped.store(true, ordering: .releasing)
-        hop?.stop()
-    }
-
-    override func attached(to node: Channel<Value>) {
-        connectedNode = node
-    }
-
-    override func receive(_ result: Result<Value, ChannelEnd>, activating: Bool) {
-        if let hop, !activating {
-            hop.submit(result)
-        } else {
-            call(result)
+    @usableFromInline
+    func attached(_ consumer: ChannelConsumer<Value>, to node: Channel<Value>) {
+        attachment.withLock {
+            $0.consumer = consumer
+            $0.node = node
         }
     }
 
-    private func call(_ result: Result<Value, ChannelEnd>) {
-        guard !isStopped else { return }
+    func keepAlive(_ output: AnyObject) {
+        attachment.withLock { $0.retainedOutput = output }
+    }
+
+    /// The output was cancelled: stop, and detach from the node (A6).
+    @usableFromInline
+    func cancel() {
+        stopped.store(true, ordering: .releasing)
+        hop?.stop()
+        let (consumer, node, output) = attachment.withLock {
+            attachment -> (ChannelConsumer<Value>?, Channel<Value>?, AnyObject?) in
+            defer { attachment = Attachment() }
+            return (attachment.consumer, attachment.node, attachment.retainedOutput)
+        }
+        if let consumer { node?.detach(consumer) }
+        withExtendedLifetime(output) {}
+    }
+
+    /// The end arrived: stop, and let a self-retained output go.
+    @usableFromInline
+    func ended() {
+        stopped.store(true, ordering: .releasing)
+        let released = attachment.withLock { attachment -> Attachment in
+            defer { attachment = Attachment() }
+            return attachment
+        }
+        withExtendedLifetime(released) {}
+    }
+}
+
+extension ChannelConsumer {
+    /// An output's consumer: calls `handler` (on `context`) until the output is cancelled, the
+    /// handler returns `false`, or an end arrives.
+    @inlinable
+    static func output(
+        context: Exec, link: OutputLink<Value>, handler: @escaping (Result<Value, ChannelEnd>) -> Bool
+    ) -> ChannelConsumer<Value> {
+        let attached: (ChannelConsumer<Value>, Channel<Value>) -> Void = { link.attached($0, to: $1) }
+        guard let scheduler = context.scheduler else {
+            return ChannelConsumer(attached: attached) { result, _ in
+                deliver(result, to: handler, link: link)
+            }
+        }
+        let hop = SerialHop<Result<Value, ChannelEnd>>(scheduler: scheduler) { deliver($0, to: handler, link: link) }
+        link.hop = hop
+        return ChannelConsumer(attached: attached) { result, activating in
+            if activating { deliver(result, to: handler, link: link) } else { hop.submit(result) }
+        }
+    }
+
+    /// An output's consumer for `subscribeValues`: only values reach `handler`.
+    @inlinable
+    static func valuesOutput(
+        context: Exec, link: OutputLink<Value>, handler: @escaping (Value) -> Void
+    ) -> ChannelConsumer<Value> {
+        guard context.scheduler == nil else {
+            return output(context: context, link: link) { result in
+                if case let .success(value) = result { handler(value) }
+                return true
+            }
+        }
+        return ChannelConsumer(attached: { link.attached($0, to: $1) }) { result, _ in
+            guard !link.isStopped else { return }
+            switch result {
+            case let .success(value): handler(value)
+            case .failure: link.ended()
+            }
+        }
+    }
+
+    @inlinable
+    static func deliver(
+        _ result: Result<Value, ChannelEnd>, to handler: (Result<Value, ChannelEnd>) -> Bool, link: OutputLink<Value>
+    ) {
+        guard !link.isStopped else { return }
         let goOn = handler(result)
         if case .failure = result {
-            stopped.store(true, ordering: .releasing)
-            retainedOutput = nil
+            link.ended()
         } else if !goOn {
-            stopped.store(true, ordering: .releasing)
-            hop?.stop()
-            connectedNode?.detach(self)
-            retainedOutput = nil
+            link.cancel()
         }
     }
 }

@@ -10,13 +10,15 @@ extension Channel {
     ///   - context: Where `handler` runs; `.direct` (the default) runs it on the delivering thread.
     ///   - handler: Called with each value, then at most one end.
     /// - Returns: The output; keep it, since releasing it deactivates the graph (A6).
+    @inlinable
     public func subscribe(
         context: Exec = .direct, _ handler: @escaping (Result<Value, ChannelEnd>) -> Void
     ) -> ChannelOutput<Value> {
-        attachOutput(
-            OutputConsumer(context: context) {
-                handler($0); return true
-            })
+        let link = OutputLink<Value>()
+        let consumer = ChannelConsumer.output(context: context, link: link) {
+            handler($0); return true
+        }
+        return attachOutput(consumer, link: link, keepingItAlive: false)
     }
 
     /// Attaches an output that calls `handler` with every value; the end is not reported.
@@ -25,14 +27,13 @@ extension Channel {
     ///   - context: Where `handler` runs.
     ///   - handler: Called with each value.
     /// - Returns: The output; keep it, since releasing it deactivates the graph (A6).
+    @inlinable
     public func subscribeValues(
         context: Exec = .direct, _ handler: @escaping (Value) -> Void
     ) -> ChannelOutput<Value> {
-        attachOutput(
-            OutputConsumer(context: context) { result in
-                if case let .success(value) = result { handler(value) }
-                return true
-            })
+        let link = OutputLink<Value>()
+        let consumer = ChannelConsumer.valuesOutput(context: context, link: link, handler: handler)
+        return attachOutput(consumer, link: link, keepingItAlive: false)
     }
 
     /// Attaches an output that keeps itself alive until `handler` returns `false` or an end
@@ -41,25 +42,31 @@ extension Channel {
     /// - Parameters:
     ///   - context: Where `handler` runs.
     ///   - handler: Called with each result; returning `false` cancels the output.
+    @inlinable
     public func subscribeWhile(
         context: Exec = .direct, _ handler: @escaping (Result<Value, ChannelEnd>) -> Bool
     ) {
-        let consumer = OutputConsumer(context: context, handler: handler)
-        _ = attachOutput(consumer, keepingItAlive: true)
+        let link = OutputLink<Value>()
+        let consumer = ChannelConsumer.output(context: context, link: link, handler: handler)
+        _ = attachOutput(consumer, link: link, keepingItAlive: true)
     }
 
-    func attachOutput(_ consumer: OutputConsumer<Value>, keepingItAlive: Bool = false) -> ChannelOutput<Value> {
-        let output = ChannelOutput(channel: self, consumer: consumer)
-        // Set before any result can arrive, so that only the handler's own thread clears it.
-        if keepingItAlive { consumer.retainedOutput = output }
+    @usableFromInline
+    func attachOutput(
+        _ consumer: ChannelConsumer<Value>, link: OutputLink<Value>, keepingItAlive: Bool
+    ) -> ChannelOutput<Value> {
+        let output = ChannelOutput(channel: self, link: link)
+        // Set before any result can arrive, so that the self-retained output is let go only by
+        // its handler's answer or the end.
+        if keepingItAlive { link.keepAlive(output) }
         ActivationRun.perform { run in
             switch connect(consumer, run: run) {
             case .attached:
                 break
             case .duplicate:
-                consumer.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), activating: true)
+                consumer.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), true)
             case let .ended(end):
-                consumer.receive(.failure(end), activating: true)
+                consumer.receive(.failure(end), true)
             }
         }
         return output

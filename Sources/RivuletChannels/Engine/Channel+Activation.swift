@@ -27,7 +27,7 @@ extension Channel {
                 case let .ended(end):
                     return .ended(end)
                 case .active, .activating:
-                    if state.pendingDeactivation, state.consumer === consumer {
+                    if state.pendingDeactivation, state.isConsumer(consumer) {
                         // The same consumer comes back (a multi's fan-out whose last output left
                         // and a new one joined): the node simply stays active, without waiting.
                         state.pendingDeactivation = false
@@ -50,7 +50,7 @@ extension Channel {
                 if state.pendingDeactivation { return .deactivateFirst }
                 state.phase = .activating
                 state.generation &+= 1
-                state.consumer = consumer
+                state.consumer = .passRetained(consumer)
                 if state.firstInput != nil, state.firstInputGeneration == nil {
                     state.firstInputGeneration = state.generation
                 }
@@ -74,7 +74,7 @@ extension Channel {
                 performDeactivation()
             case let .activate(source, generation):
                 let releasesTurn = claimed
-                consumer.attached(to: self)
+                consumer.attached?(consumer, self)
                 run.hold { [self] in endActivation(releasingTurn: releasesTurn, on: thread) }
                 source.activate(self, generation: generation, run: run)
                 return .attached(self)
@@ -88,9 +88,9 @@ extension Channel {
         let consumer = storage.withTurnLock { state, _ -> ChannelConsumer<Value>? in
             guard case .activating = state.phase else { return nil }
             state.phase = .active
-            return state.consumer
+            return state.consumer?.takeUnretainedValue()
         }
-        consumer?.activationDidEnd()
+        consumer?.activationDidEnd?()
         if releasingTurn { finishTurn(on: thread) }
     }
 
@@ -99,7 +99,7 @@ extension Channel {
     final func detach(_ consumer: ChannelConsumer<Value>) {
         let thread = ThreadID.current
         let deactivateNow = storage.withTurnLock { state, owner -> Bool in
-            guard state.isActiveOrActivating, state.consumer === consumer else { return false }
+            guard state.isActiveOrActivating, state.isConsumer(consumer) else { return false }
             if owner == .none {
                 owner = TurnOwner(thread)
                 return true

@@ -1,11 +1,12 @@
 import Dispatch
+import Synchronization
 
 extension Channel {
     // MARK: Sending results into the node
 
     /// Delivers `result`, sent for activation `generation`, to the node's consumer: at once when
     /// nobody holds the turn, else queued for the owner (A9). Returns why it went nowhere, if it did.
-    @discardableResult
+    @inlinable @discardableResult
     final func deliver(_ result: Result<Value, ChannelEnd>, generation: UInt) -> ChannelSendError? {
         let thread = ThreadID.current
         if storage.claimTurnIfIdle(thread) {
@@ -20,6 +21,7 @@ extension Channel {
     /// A send from `input`, whose binding may have been decided after the caller read it.
     /// `cancelling` marks the end sent by the input's `cancel()` or release (A7), which also
     /// ends a channel that never activated.
+    @inlinable
     final func deliver(
         _ result: Result<Value, ChannelEnd>, from input: ChannelInput<Value>, cancelling: Bool = false
     ) -> ChannelSendError? {
@@ -38,7 +40,8 @@ extension Channel {
         case handleNow(ChannelItem<Value>, claimed: Bool)
     }
 
-    private func deliverTakingTheLock(
+    @usableFromInline
+    final func deliverTakingTheLock(
         _ item: ChannelItem<Value>, from input: ChannelInput<Value>?, cancelling: Bool, on thread: ThreadID
     ) -> ChannelSendError? {
         let admission = storage.withTurnLock { state, owner -> Admission in
@@ -102,7 +105,7 @@ extension Channel {
 
     /// Hands `item` to the consumer (the caller holds the turn); an end ends the node. Returns
     /// whether the item belonged to the current activation.
-    @discardableResult
+    @inlinable @discardableResult
     final func handleAsOwner(_ item: ChannelItem<Value>) -> Bool {
         // The owner reads `generation`, `phase` and `consumer` without the lock, and alone
         // writes `isHandling` (see `ChannelNodeState`).
@@ -113,7 +116,7 @@ extension Channel {
             let activating: Bool
             if case .activating = state.pointee.phase { activating = true } else { activating = false }
             state.pointee.isHandling = true
-            consumer.receive(item.result, activating: activating)
+            consumer._withUnsafeGuaranteedRef { $0.receive(item.result, activating) }
             state.pointee.isHandling = false
             return true
         }
@@ -132,6 +135,7 @@ extension Channel {
 
     /// The owner handles what was queued meanwhile and any deactivation asked for, then hands the
     /// turn to a waiting attacher or gives it back.
+    @usableFromInline
     final func finishTurn(on thread: ThreadID) {
         while true {
             let step = storage.withTurnLock { state, owner -> TurnStep in
@@ -179,6 +183,7 @@ extension Channel {
     }
 
     /// Ends the node for good after its consumer received `end`.
+    @usableFromInline
     final func endNode(with end: ChannelEnd) {
         let released = storage.withTurnLock { state, _ -> Released? in
             state.pendingDeactivation = false
@@ -195,8 +200,9 @@ extension Channel {
 
     private static func takeActivation(_ state: inout ChannelNodeState<Value>) -> Released {
         state.generation &+= 1
-        var consumer: ChannelConsumer<Value>?
-        swap(&consumer, &state.consumer)
+        // The +1 the state owned moves to `Released`, which drops it after the lock.
+        let consumer = state.consumer?.takeRetainedValue()
+        state.consumer = nil
         return Released(consumer: consumer, source: state.source, discarded: state.queue.removeAllQueued())
     }
 }

@@ -1,23 +1,38 @@
 /// What is attached below a channel node: an output's handler, a processor feeding the next node,
-/// a multi's fan-out, a capture, a junction. The node calls it only from its turn, one result at a
-/// time, never under a lock.
-class ChannelConsumer<Value> {
-    /// Handles one result. `activating` is true for activation values (A2), which a consumer with
-    /// an execution context handles synchronously instead of hopping.
-    func receive(_ result: Result<Value, ChannelEnd>, activating: Bool) {
-        preconditionFailure("Rivulet: ChannelConsumer.receive must be overridden by \(type(of: self)) (internal error)")
+/// a multi's fan-out, a capture, a junction. The node calls `receive` only from its turn, one
+/// result at a time, never under a lock; `activating` is true for activation values (A2), which
+/// a consumer with an execution context handles synchronously instead of hopping.
+///
+/// A consumer is a closure, not a subclass: the closure is formed where the consumer is made, in
+/// code the compiler specialises for the value types (the public, inlinable API), so that the
+/// delivery path runs specialised code with no generic metadata look-ups. The consumer's own
+/// state lives in whatever the closure captures.
+@usableFromInline
+final class ChannelConsumer<Value> {
+    @usableFromInline let receive: (Result<Value, ChannelEnd>, Bool) -> Void
+    /// Told which node attached the consumer (by that node's new turn owner, before any result).
+    @usableFromInline let attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)?
+    /// Told when the activation run that attached the consumer is over.
+    @usableFromInline let activationDidEnd: (() -> Void)?
+
+    @inlinable
+    init(
+        attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)? = nil, activationDidEnd: (() -> Void)? = nil,
+        receive: @escaping (Result<Value, ChannelEnd>, Bool) -> Void
+    ) {
+        self.receive = receive
+        self.attached = attached
+        self.activationDidEnd = activationDidEnd
     }
-
-    /// The node attached this consumer (called by its new turn owner, before any result).
-    func attached(to node: Channel<Value>) {}
-
-    /// The activation run that attached this consumer is over: later results are ordinary values.
-    func activationDidEnd() {}
 }
 
 /// What feeds a channel node: an input, a processor on another channel, a multi's branch, a
 /// merge. It is told when its node activates and deactivates, always by the node's turn owner.
+@usableFromInline
 class ChannelSource<Value> {
+    @usableFromInline
+    init() {}
+
     /// Connects upstream for the activation `generation` of `node`, inside `run`.
     func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {}
 
@@ -30,6 +45,7 @@ class ChannelSource<Value> {
 }
 
 /// The result of connecting a consumer below a channel.
+@usableFromInline
 enum ChannelConnection<Value> {
     /// Connected to `node` (the channel itself, or a branch of a multi); detach it from there.
     case attached(Channel<Value>)
@@ -42,6 +58,7 @@ enum ChannelConnection<Value> {
 /// One thread's activation of part of a graph: the nodes whose turns it holds (released
 /// top-down once everything is connected, so queued results follow the activation values), and
 /// the work to do after that (`generate` closures).
+@usableFromInline
 final class ActivationRun {
     private var heldNodes: [() -> Void] = []
     private var afterwards: [() -> Void] = []
@@ -71,6 +88,7 @@ final class ActivationRun {
     }
 
     /// Runs `body` in a new activation run and finishes it.
+    @usableFromInline
     static func perform<R>(_ body: (ActivationRun) -> R) -> R {
         let run = ActivationRun()
         let result = body(run)

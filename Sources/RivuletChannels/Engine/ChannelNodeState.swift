@@ -1,19 +1,27 @@
 /// One result on its way into a channel, tagged with the activation it was sent for, so that a
 /// result from a connection that has since been replaced is dropped rather than delivered out of
 /// order (A10).
+@usableFromInline
 struct ChannelItem<Value> {
-    var result: Result<Value, ChannelEnd>
-    var generation: UInt
+    @usableFromInline var result: Result<Value, ChannelEnd>
+    @usableFromInline var generation: UInt
+
+    @inlinable
+    init(result: Result<Value, ChannelEnd>, generation: UInt) {
+        self.result = result
+        self.generation = generation
+    }
 }
 
 /// Special generation tags carried by sends.
+@usableFromInline
 enum ChannelGeneration {
     /// A `create()` input that has not been bound to an activation yet.
-    static let unbound: UInt = 0
+    @inlinable static var unbound: UInt { 0 }
     /// An input that was replaced by a junction or cancelled: it never delivers again.
-    static let revoked: UInt = .max - 1
+    @inlinable static var revoked: UInt { .max - 1 }
     /// A multi-input's send: whatever activation is current.
-    static let current: UInt = .max
+    @inlinable static var current: UInt { .max }
 }
 
 /// A channel node's state machine, kept in its `MailboxStorage` and changed only under its lock,
@@ -38,7 +46,9 @@ enum ChannelGeneration {
 /// Fields marked *owner-only* are read and written by the turn's owner without the lock; the rest
 /// only under the lock. `consumer` and `phase` are written by the owner under the lock and read by
 /// the owner without it (see `MailboxStorage`'s argument).
+@usableFromInline
 struct ChannelNodeState<Value>: MailboxGuardedState {
+    @usableFromInline
     enum Phase {
         case inactive
         case activating
@@ -46,24 +56,28 @@ struct ChannelNodeState<Value>: MailboxGuardedState {
         case ended(ChannelEnd)
     }
 
-    var phase = Phase.inactive
-    var generation: UInt = 2
-    var consumer: ChannelConsumer<Value>?
-    var source: ChannelSource<Value>
-    var queue = MailboxQueue<ChannelItem<Value>>()
+    @usableFromInline var phase = Phase.inactive
+    @usableFromInline var generation: UInt = 2
+    /// Retained by hand (the state owns that +1), so that the owner calls it through a plain
+    /// load, with no retain and release per result.
+    @usableFromInline var consumer: Unmanaged<ChannelConsumer<Value>>?
+    @usableFromInline var source: ChannelSource<Value>
+    @usableFromInline var queue = MailboxQueue<ChannelItem<Value>>()
     /// A thread that does not hold the turn asked for deactivation.
-    var pendingDeactivation = false
+    @usableFromInline var pendingDeactivation = false
     /// The `create()` input while it is the node's input (a junction or the end replaces it).
-    var firstInput: ObjectIdentifier?
+    @usableFromInline var firstInput: ObjectIdentifier?
     /// The activation that the `create()` input was bound to: its first one (single use).
-    var firstInputGeneration: UInt?
+    @usableFromInline var firstInputGeneration: UInt?
     /// Owner-only: the owner is inside `consumer.receive`.
-    var isHandling = false
+    @usableFromInline var isHandling = false
 
+    @inlinable
     init(source: ChannelSource<Value>) {
         self.source = source
     }
 
+    @inlinable
     var isActiveOrActivating: Bool {
         switch phase {
         case .active, .activating: return true
@@ -71,10 +85,21 @@ struct ChannelNodeState<Value>: MailboxGuardedState {
         }
     }
 
+    @inlinable
     var needsSlowPath: Bool {
         guard case .active = phase, !pendingDeactivation else { return true }
         return queue.needsOwnerAttention
     }
 
-    mutating func prepareForDeallocation() {}
+    @inlinable
+    mutating func prepareForDeallocation() {
+        consumer?.release()
+        consumer = nil
+    }
+
+    /// Whether `candidate` is the attached consumer.
+    @inlinable
+    func isConsumer(_ candidate: ChannelConsumer<Value>) -> Bool {
+        consumer?.toOpaque() == Unmanaged.passUnretained(candidate).toOpaque()
+    }
 }

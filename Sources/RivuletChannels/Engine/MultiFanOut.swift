@@ -1,4 +1,5 @@
 /// What a multi remembers for outputs that join later.
+@usableFromInline
 enum MultiPolicy<Value> {
     /// The latest value (`continuous`); forgotten at the end. `whileActive` also forgets it when
     /// the last output leaves, and activates upstream only while outputs exist.
@@ -11,6 +12,7 @@ enum MultiPolicy<Value> {
     case custom((inout [Value], inout ChannelEnd?, Result<Value, ChannelEnd>) -> Void)
 
     /// Whether upstream is activated by the first output and deactivated by the last.
+    @inlinable
     var activatesOnDemand: Bool {
         switch self {
         case let .latest(whileActive): return whileActive
@@ -26,32 +28,50 @@ enum MultiPolicy<Value> {
 /// Joining and fanning out agree through the lock: a branch added before a result is fanned out
 /// receives it; one added after finds it in the activation values (A2). User code (a custom
 /// updater) runs outside the lock, on the multi node's turn.
-final class MultiFanOut<Value>: ChannelConsumer<Value> {
+@usableFromInline
+final class MultiFanOut<Value> {
+    @usableFromInline
     struct Branch {
-        let node: Channel<Value>
-        let generation: UInt
+        @usableFromInline let node: Channel<Value>
+        @usableFromInline let generation: UInt
+
+        @inlinable
+        init(node: Channel<Value>, generation: UInt) {
+            self.node = node
+            self.generation = generation
+        }
     }
 
+    @usableFromInline
     struct State {
-        var branches: ContiguousArray<Branch> = []
-        var activationValues: [Value] = []
-        var end: ChannelEnd?
+        @usableFromInline var branches: ContiguousArray<Branch> = []
+        @usableFromInline var activationValues: [Value] = []
+        @usableFromInline var end: ChannelEnd?
         /// Whether upstream should be active (on-demand multis), and whether a thread is
         /// bringing the multi node in line with that.
         var wantsUpstream = false
         var isReconciling = false
         var reconcileAgain = false
         var upstreamIsActive = false
+
+        init(activationValues: [Value], end: ChannelEnd?) {
+            self.activationValues = activationValues
+            self.end = end
+        }
     }
 
-    private let policy: MultiPolicy<Value>
-    private let state: Locked<State>
+    @usableFromInline let policy: MultiPolicy<Value>
+    @usableFromInline let state: Locked<State>
     /// Owner-only copies for a custom updater, which must run outside the lock.
-    private var customValues: [Value]
-    private var customEnd: ChannelEnd?
-    /// The multi node this fans out for; it owns this consumer.
-    unowned(unsafe) var multi: Channel<Value>!
+    @usableFromInline var customValues: [Value]
+    @usableFromInline var customEnd: ChannelEnd?
+    /// The multi node this fans out for; it owns this fan-out.
+    @usableFromInline unowned(unsafe) var multi: Channel<Value>!
+    /// The fan-out's consumer on the multi node, made by the (specialised) code that made the
+    /// multi; set once, before the multi is shared.
+    @usableFromInline var consumer: ChannelConsumer<Value>!
 
+    @usableFromInline
     init(policy: MultiPolicy<Value>, initialValues: [Value], end: ChannelEnd? = nil) {
         self.policy = policy
         customValues = initialValues
@@ -61,7 +81,8 @@ final class MultiFanOut<Value>: ChannelConsumer<Value> {
 
     // MARK: Results from upstream (the multi node's turn)
 
-    override func receive(_ result: Result<Value, ChannelEnd>, activating: Bool) {
+    @inlinable
+    func receive(_ result: Result<Value, ChannelEnd>) {
         if case let .custom(updater) = policy {
             updater(&customValues, &customEnd, result)
         }
@@ -129,6 +150,7 @@ final class MultiFanOut<Value>: ChannelConsumer<Value> {
 
     /// Activates the multi node's upstream for this consumer now (multis that are active from
     /// the start).
+    @usableFromInline
     func activateUpstream(run: ActivationRun) {
         state.withLock { $0.upstreamIsActive = true }
         connectToMulti(run: run)
@@ -157,7 +179,7 @@ final class MultiFanOut<Value>: ChannelConsumer<Value> {
                     ActivationRun.perform { connectToMulti(run: $0) }
                 }
             } else {
-                multi.detach(self)
+                multi.detach(consumer)
             }
             let again = state.withLock { state -> Bool in
                 state.isReconciling = false
@@ -169,11 +191,11 @@ final class MultiFanOut<Value>: ChannelConsumer<Value> {
     }
 
     private func connectToMulti(run: ActivationRun) {
-        switch multi.attach(self, run: run) {
+        switch multi.attach(consumer, run: run) {
         case .attached, .duplicate:
             break
         case let .ended(end):
-            receive(.failure(end), activating: true)
+            receive(.failure(end))
         }
     }
 }

@@ -10,7 +10,8 @@ final class MultiInputSource<Value>: ChannelSource<Value> {
         let channel: Channel<Value>
         let propagation: ChannelEndPropagation
         let removeOnDeactivate: Bool
-        var consumer: MergeConsumer<Value>?
+        var consumer: ChannelConsumer<Value>?
+        var forwarder: MergeForwarder<Value>?
         var attachedTo: Channel<Value>?
     }
 
@@ -76,6 +77,7 @@ final class MultiInputSource<Value>: ChannelSource<Value> {
             state.entries.removeAll { $0.removeOnDeactivate }
             for index in state.entries.indices {
                 state.entries[index].consumer = nil
+                state.entries[index].forwarder = nil
                 state.entries[index].attachedTo = nil
             }
             return entries
@@ -88,12 +90,14 @@ final class MultiInputSource<Value>: ChannelSource<Value> {
     }
 
     private func connect(_ entry: Entry, into node: Channel<Value>, generation: UInt, run: ActivationRun) {
-        let consumer = MergeConsumer(source: self, entryID: entry.id, node: node, generation: generation)
+        let forwarder = MergeForwarder(source: self, entryID: entry.id, node: node, generation: generation)
+        let consumer = ChannelConsumer<Value> { result, _ in forwarder.receive(result) }
         let current = state.withLock { state -> Bool in
             guard state.activation?.generation == generation,
                 let index = state.entries.firstIndex(where: { $0.id == entry.id })
             else { return false }
             state.entries[index].consumer = consumer
+            state.entries[index].forwarder = forwarder
             return true
         }
         guard current else { return }
@@ -107,19 +111,19 @@ final class MultiInputSource<Value>: ChannelSource<Value> {
                 return true
             }
             if !kept {
-                consumer.stop()
+                forwarder.stop()
                 upstreamNode.detach(consumer)
             }
         case .duplicate:
-            consumer.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), activating: true)
+            forwarder.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))))
         case let .ended(end):
-            consumer.receive(.failure(end), activating: true)
+            forwarder.receive(.failure(end))
         }
     }
 
     private func disconnect(_ entry: Entry) {
         guard let consumer = entry.consumer else { return }
-        consumer.stop()
+        entry.forwarder?.stop()
         entry.attachedTo?.detach(consumer)
     }
 
@@ -140,8 +144,8 @@ final class MultiInputSource<Value>: ChannelSource<Value> {
     }
 }
 
-/// A multi-input's consumer on one of its sources.
-final class MergeConsumer<Value>: ChannelConsumer<Value> {
+/// What a multi-input's consumer on one of its sources does: forward values, report the end.
+final class MergeForwarder<Value> {
     private let source: MultiInputSource<Value>
     private let entryID: Int
     private let node: Channel<Value>
@@ -159,7 +163,7 @@ final class MergeConsumer<Value>: ChannelConsumer<Value> {
         stopped.store(true, ordering: .releasing)
     }
 
-    override func receive(_ result: Result<Value, ChannelEnd>, activating: Bool) {
+    func receive(_ result: Result<Value, ChannelEnd>) {
         guard !stopped.load(ordering: .acquiring) else { return }
         switch result {
         case .success:

@@ -3,6 +3,7 @@ import Synchronization
 /// Runs `body` for each submitted item through a scheduler, one at a time and in order: the hop
 /// of a stage or an output with an execution context. At most one drain is scheduled at a time;
 /// it runs until the queue is empty.
+@usableFromInline
 final class SerialHop<Item>: @unchecked Sendable {
     // @unchecked Sendable: `pending` is only touched under its lock; `body` is only called by the
     // single scheduled drain (the `isScheduled` flag makes it single), so never concurrently.
@@ -16,12 +17,14 @@ final class SerialHop<Item>: @unchecked Sendable {
     private let pending = Locked(Pending())
     private let body: (Item) -> Void
 
+    @usableFromInline
     init(scheduler: any Scheduler, body: @escaping (Item) -> Void) {
         self.scheduler = scheduler
         self.body = body
     }
 
     /// Queues `item` and schedules a drain if none is scheduled.
+    @usableFromInline
     func submit(_ item: Item) {
         let schedule = pending.withLock { pending -> Bool in
             guard !pending.isStopped else { return false }
@@ -36,6 +39,7 @@ final class SerialHop<Item>: @unchecked Sendable {
     }
 
     /// Drops what is queued and ignores later items.
+    @usableFromInline
     func stop() {
         let dropped = pending.withLock { pending -> ContiguousArray<Item?> in
             pending.isStopped = true

@@ -1,44 +1,60 @@
 import Synchronization
 
-/// A processor between two channels: a consumer of the upstream channel that runs the
-/// processor (on its context) and delivers what it returns into the downstream node, tagged
-/// with the downstream activation it belongs to (A10).
-final class TransformConsumer<Input, Output>: ChannelConsumer<Input> {
-    private let downstream: Channel<Output>
-    private let generation: UInt
-    private let process: (Result<Input, ChannelEnd>) -> ChannelNext<Output>
-    /// Set once in `init`, before the consumer is shared.
-    private var hop: SerialHop<Result<Input, ChannelEnd>>?
-    private let stopped = Atomic<Bool>(false)
+/// The state of one activation of a processor between two channels: whether it was stopped,
+/// and its hop to an execution context.
+@usableFromInline
+final class TransformLink<Input>: @unchecked Sendable {
+    // @unchecked Sendable: `stopped` is atomic; `hop` is set once in `init`, before the link is
+    // shared, and a `SerialHop` is itself thread-safe.
+    @usableFromInline let stopped = Atomic<Bool>(false)
+    @usableFromInline var hop: SerialHop<Result<Input, ChannelEnd>>?
 
-    init(
-        downstream: Channel<Output>, generation: UInt, context: Exec,
-        process: @escaping (Result<Input, ChannelEnd>) -> ChannelNext<Output>
-    ) {
-        self.downstream = downstream
-        self.generation = generation
-        self.process = process
-        super.init()
-        if let scheduler = context.scheduler {
-            hop = SerialHop(scheduler: scheduler) { [weak self] in self?.run($0) }
-        }
-    }
+    @inlinable
+    init() {}
 
+    @inlinable
+    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    @usableFromInline
     func stop() {
         stopped.store(true, ordering: .releasing)
         hop?.stop()
     }
+}
 
-    override func receive(_ result: Result<Input, ChannelEnd>, activating: Bool) {
-        if let hop, !activating {
-            hop.submit(result)
-        } else {
-            run(result)
+extension ChannelConsumer {
+    /// A processor's consumer on the upstream channel: it runs `process` (on `context`) and
+    /// delivers what it returns into `downstream`, tagged with the downstream activation
+    /// `generation` it belongs to (A10).
+    @inlinable
+    static func processor<Output>(
+        into downstream: Channel<Output>, generation: UInt, context: Exec, link: TransformLink<Value>,
+        process: @escaping (Result<Value, ChannelEnd>) -> ChannelNext<Output>
+    ) -> ChannelConsumer<Value> {
+        guard let scheduler = context.scheduler else {
+            return ChannelConsumer { result, _ in
+                runProcessor(process, on: result, into: downstream, generation: generation, link: link)
+            }
+        }
+        let hop = SerialHop<Result<Value, ChannelEnd>>(scheduler: scheduler) {
+            runProcessor(process, on: $0, into: downstream, generation: generation, link: link)
+        }
+        link.hop = hop
+        return ChannelConsumer { result, activating in
+            if activating {
+                runProcessor(process, on: result, into: downstream, generation: generation, link: link)
+            } else {
+                hop.submit(result)
+            }
         }
     }
 
-    private func run(_ result: Result<Input, ChannelEnd>) {
-        guard !stopped.load(ordering: .relaxed) else { return }
+    @inlinable
+    static func runProcessor<Output>(
+        _ process: (Result<Value, ChannelEnd>) -> ChannelNext<Output>, on result: Result<Value, ChannelEnd>,
+        into downstream: Channel<Output>, generation: UInt, link: TransformLink<Value>
+    ) {
+        guard !link.isStopped else { return }
         switch process(result) {
         case .none:
             break
@@ -53,59 +69,63 @@ final class TransformConsumer<Input, Output>: ChannelConsumer<Input> {
 }
 
 /// The source of a channel made by a processor on another channel: activating it connects a
-/// fresh `TransformConsumer` (with fresh state, A6) below the upstream channel.
+/// fresh consumer (with fresh processor state, A6) below the upstream channel.
+@usableFromInline
 final class TransformSource<Input, Output>: ChannelSource<Output> {
     private let upstream: Channel<Input>
-    private let context: Exec
-    private let makeProcessor: () -> (Result<Input, ChannelEnd>) -> ChannelNext<Output>
+    /// Makes the consumer for one activation of `node` as `generation`; formed by the
+    /// (specialised) operator that made this source.
+    private let makeConsumer: (Channel<Output>, UInt, TransformLink<Input>) -> ChannelConsumer<Input>
     // Owner-only: changed by the downstream node's turn owner, in activate and deactivate.
-    private var consumer: TransformConsumer<Input, Output>?
-    private var attachedTo: Channel<Input>?
+    private var connection: (consumer: ChannelConsumer<Input>, link: TransformLink<Input>, node: Channel<Input>?)?
 
+    @usableFromInline
     init(
-        upstream: Channel<Input>, context: Exec,
-        makeProcessor: @escaping () -> (Result<Input, ChannelEnd>) -> ChannelNext<Output>
+        upstream: Channel<Input>,
+        makeConsumer: @escaping (Channel<Output>, UInt, TransformLink<Input>) -> ChannelConsumer<Input>
     ) {
         self.upstream = upstream
-        self.context = context
-        self.makeProcessor = makeProcessor
+        self.makeConsumer = makeConsumer
     }
 
     override func activate(_ node: Channel<Output>, generation: UInt, run: ActivationRun) {
-        let consumer = TransformConsumer(
-            downstream: node, generation: generation, context: context, process: makeProcessor())
-        self.consumer = consumer
+        let link = TransformLink<Input>()
+        let consumer = makeConsumer(node, generation, link)
+        connection = (consumer, link, nil)
         switch upstream.connect(consumer, run: run) {
         case let .attached(upstreamNode):
-            attachedTo = upstreamNode
+            connection?.node = upstreamNode
         case .duplicate:
-            consumer.receive(.failure(.other(ChannelBindError<Input>.duplicate(nil))), activating: true)
+            consumer.receive(.failure(.other(ChannelBindError<Input>.duplicate(nil))), true)
         case let .ended(end):
-            consumer.receive(.failure(end), activating: true)
+            consumer.receive(.failure(end), true)
         }
     }
 
     override func deactivate(_ node: Channel<Output>) {
-        guard let consumer else { return }
-        self.consumer = nil
-        consumer.stop()
-        if let attachedTo {
-            self.attachedTo = nil
-            attachedTo.detach(consumer)
-        }
+        guard let connection else { return }
+        self.connection = nil
+        connection.link.stop()
+        connection.node?.detach(connection.consumer)
     }
 
     override func reaches(_ node: AnyObject) -> Bool {
-        upstream === node || upstream.storage.withLock { $0.source }.reaches(node)
+        upstream.draws(from: node)
     }
 }
 
 extension Channel {
-    /// A channel made by `makeProcessor`'s processor on this channel's results.
+    /// A channel made by `makeProcessor`'s processor on this channel's results; the processor
+    /// is made afresh for each activation.
+    @inlinable
     func processed<U>(
         context: Exec,
         _ makeProcessor: @escaping () -> (Result<Value, ChannelEnd>) -> ChannelNext<U>
     ) -> Channel<U> {
-        Channel<U>(source: TransformSource(upstream: self, context: context, makeProcessor: makeProcessor))
+        Channel<U>(
+            source: TransformSource(upstream: self) { node, generation, link in
+                ChannelConsumer.processor(
+                    into: node, generation: generation, context: context, link: link, process: makeProcessor())
+            })
     }
 }

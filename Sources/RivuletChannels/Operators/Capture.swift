@@ -3,25 +3,30 @@
 ///
 /// Made by `capture()`, which activates the channel at once.
 public final class ChannelCapture<Value> {
-    let consumer: CaptureConsumer<Value>
+    let holder: CaptureHolder<Value>
+    private let consumer: ChannelConsumer<Value>
     private let upstream: Channel<Value>
     private let attachedTo: Channel<Value>?
 
     init(upstream: Channel<Value>) {
         self.upstream = upstream
-        consumer = CaptureConsumer()
+        let holder = CaptureHolder<Value>()
+        self.holder = holder
+        consumer = ChannelConsumer(activationDidEnd: { holder.activationDidEnd() }) {
+            holder.receive($0, activating: $1)
+        }
         let connection = upstream.connectNow(consumer)
         switch connection {
         case let .attached(node):
             attachedTo = node
         case .duplicate:
             attachedTo = nil
-            consumer.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), activating: true)
+            holder.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), activating: true)
         case let .ended(end):
             attachedTo = nil
-            consumer.receive(.failure(end), activating: true)
+            holder.receive(.failure(end), activating: true)
         }
-        consumer.activationDidEnd()
+        holder.activationDidEnd()
     }
 
     deinit {
@@ -29,10 +34,10 @@ public final class ChannelCapture<Value> {
     }
 
     /// The activation values captured, in order.
-    public var values: [Value] { consumer.captured.values }
+    public var values: [Value] { holder.captured.values }
 
     /// The end captured during activation, if the channel had already ended.
-    public var end: ChannelEnd? { consumer.captured.end }
+    public var end: ChannelEnd? { holder.captured.end }
 
     /// The last captured activation value, if any.
     ///
@@ -47,7 +52,7 @@ public final class ChannelCapture<Value> {
     /// - Throws: The captured end when there is no value, or `ChannelEnd.cancelled` when there is
     ///   neither.
     public func get() throws -> Value {
-        let captured = consumer.captured
+        let captured = holder.captured
         if let value = captured.values.last { return value }
         throw captured.end ?? ChannelEnd.cancelled
     }
@@ -107,8 +112,8 @@ extension Channel {
     }
 }
 
-/// The consumer behind a capture.
-final class CaptureConsumer<Value>: ChannelConsumer<Value> {
+/// What a capture holds: its activation values, and the results that wait for it to resume.
+final class CaptureHolder<Value> {
     struct Captured {
         var values: [Value] = []
         var end: ChannelEnd?
@@ -126,7 +131,7 @@ final class CaptureConsumer<Value>: ChannelConsumer<Value> {
 
     var captured: Captured { state.withLock { $0.captured } }
 
-    override func receive(_ result: Result<Value, ChannelEnd>, activating: Bool) {
+    func receive(_ result: Result<Value, ChannelEnd>, activating: Bool) {
         let downstream = state.withLock { state -> (node: Channel<Value>, generation: UInt)? in
             if activating, !state.isActivationOver {
                 switch result {
@@ -142,7 +147,7 @@ final class CaptureConsumer<Value>: ChannelConsumer<Value> {
         downstream?.node.deliver(result, generation: downstream!.generation)
     }
 
-    override func activationDidEnd() {
+    func activationDidEnd() {
         state.withLock { $0.isActivationOver = true }
     }
 
@@ -190,7 +195,7 @@ final class CaptureSource<Value>: ChannelSource<Value> {
     override func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
         let selection = sentResend ? .none : resend
         guard
-            let first = capture.consumer.resume(
+            let first = capture.holder.resume(
                 into: node, generation: generation, resend: selection, by: ObjectIdentifier(self))
         else {
             node.deliver(.failure(.other(ChannelBindError<Value>.duplicate(nil))), generation: generation)
@@ -203,6 +208,6 @@ final class CaptureSource<Value>: ChannelSource<Value> {
     }
 
     override func deactivate(_ node: Channel<Value>) {
-        capture.consumer.pause(by: ObjectIdentifier(self))
+        capture.holder.pause(by: ObjectIdentifier(self))
     }
 }

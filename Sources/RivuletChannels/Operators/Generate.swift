@@ -35,6 +35,7 @@ extension Channel {
         let fanOut = MultiFanOut(policy: .all, initialValues: values, end: end)
         let multi = ChannelMulti(source: ChannelSource(), fanOut: fanOut)
         fanOut.multi = multi
+        fanOut.consumer = ChannelConsumer { [unowned fanOut] result, _ in fanOut.receive(result) }
         return multi
     }
 }

@@ -87,7 +87,7 @@ public final class ChannelJunction<Value> {
         }
         guard let (source, target, connection) = taken else { return nil }
         if let connection {
-            connection.consumer.stop()
+            connection.forwarder.stop()
             connection.attachedTo?.detach(connection.consumer)
         }
         return target?.restoreInput(replacing: source)
@@ -103,10 +103,12 @@ public final class ChannelJunction<Value> {
     // MARK: The connection
 
     func connect(into target: Channel<Value>, generation: UInt, source: JunctionSource<Value>, run: ActivationRun) {
-        let consumer = JunctionConsumer(junction: self, target: target, generation: generation)
+        let forwarder = JunctionForwarder(junction: self, target: target, generation: generation)
+        let consumer = ChannelConsumer<Value> { result, _ in forwarder.receive(result) }
         let fresh = state.withLock { state -> Bool in
             guard state.source === source else { return false }
-            state.connection = JunctionConnection(target: target, consumer: consumer, attachedTo: nil)
+            state.connection = JunctionConnection(
+                target: target, consumer: consumer, forwarder: forwarder, attachedTo: nil)
             return true
         }
         guard fresh else { return }
@@ -119,9 +121,9 @@ public final class ChannelJunction<Value> {
             }
             if !kept { node.detach(consumer) }
         case .duplicate:
-            consumer.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), activating: true)
+            forwarder.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))))
         case let .ended(end):
-            consumer.receive(.failure(end), activating: true)
+            forwarder.receive(.failure(end))
         }
     }
 
@@ -132,7 +134,7 @@ public final class ChannelJunction<Value> {
             return state.connection
         }
         guard let connection else { return }
-        connection.consumer.stop()
+        connection.forwarder.stop()
         connection.attachedTo?.detach(connection.consumer)
     }
 
@@ -169,7 +171,8 @@ struct JunctionState<Value> {
 
 struct JunctionConnection<Value> {
     let target: Channel<Value>
-    let consumer: JunctionConsumer<Value>
+    let consumer: ChannelConsumer<Value>
+    let forwarder: JunctionForwarder<Value>
     var attachedTo: Channel<Value>?
 }
 
@@ -194,8 +197,8 @@ final class JunctionSource<Value>: ChannelSource<Value>, JunctionSourceMarker {
     }
 }
 
-/// A junction's consumer on its upstream: forwards into the bound channel.
-final class JunctionConsumer<Value>: ChannelConsumer<Value> {
+/// What a junction's consumer on its upstream does: forward into the bound channel.
+final class JunctionForwarder<Value> {
     /// Strong: the junction drops this consumer (its connection) when it disconnects.
     private let junction: ChannelJunction<Value>
     private let target: Channel<Value>
@@ -212,7 +215,7 @@ final class JunctionConsumer<Value>: ChannelConsumer<Value> {
         stopped.store(true, ordering: .releasing)
     }
 
-    override func receive(_ result: Result<Value, ChannelEnd>, activating: Bool) {
+    func receive(_ result: Result<Value, ChannelEnd>) {
         guard !stopped.load(ordering: .acquiring) else { return }
         if case let .failure(end) = result, junction.handOverEnd(end) { return }
         target.deliver(result, generation: generation)

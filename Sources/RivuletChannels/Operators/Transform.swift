@@ -1,7 +1,9 @@
 /// A box for a processor's state, made fresh for each activation (A6: deactivation resets it).
+@usableFromInline
 final class ProcessorState<State> {
-    var value: State
+    @usableFromInline var value: State
 
+    @inlinable
     init(_ value: State) {
         self.value = value
     }
@@ -17,6 +19,7 @@ extension Channel {
     ///   - context: Where `processor` runs (activation values are processed synchronously).
     ///   - processor: Called with each result; returns what to send on.
     /// - Returns: The transformed channel.
+    @inlinable
     public func transform<U>(
         context: Exec = .direct, _ processor: @escaping (Result<Value, ChannelEnd>) -> ChannelNext<U>
     ) -> Channel<U> {
@@ -31,6 +34,7 @@ extension Channel {
     ///   - context: Where `processor` runs.
     ///   - processor: Called with the state and each result; returns what to send on.
     /// - Returns: The transformed channel.
+    @inlinable
     public func transform<S, U>(
         initialState: S, context: Exec = .direct,
         _ processor: @escaping (inout S, Result<Value, ChannelEnd>) -> ChannelNext<U>
@@ -47,6 +51,7 @@ extension Channel {
     ///   - context: Where `transform` runs.
     ///   - transform: Turns a value into the new channel's value.
     /// - Returns: The mapped channel.
+    @inlinable
     public func map<U>(context: Exec = .direct, _ transform: @escaping (Value) throws -> U) -> Channel<U> {
         processed(context: context) {
             { result in
@@ -67,6 +72,7 @@ extension Channel {
     ///   - context: Where `transform` runs.
     ///   - transform: Turns the state and a value into the new channel's value.
     /// - Returns: The mapped channel.
+    @inlinable
     public func map<S, U>(
         initialState: S, context: Exec = .direct, _ transform: @escaping (inout S, Value) throws -> U
     ) -> Channel<U> {
@@ -86,6 +92,7 @@ extension Channel {
     ///   - context: Where `isIncluded` runs.
     ///   - isIncluded: Whether to keep a value.
     /// - Returns: The filtered channel.
+    @inlinable
     public func filter(context: Exec = .direct, _ isIncluded: @escaping (Value) throws -> Bool) -> Channel<Value> {
         processed(context: context) {
             { result in
@@ -106,6 +113,7 @@ extension Channel {
     ///   - matching: Whether to keep a value.
     /// - Returns: The filtered channel.
     @_disfavoredOverload
+    @inlinable
     public func filter(context: Exec = .direct, matching: @escaping (Value) throws -> Bool) -> Channel<Value> {
         filter(context: context, matching)
     }
@@ -116,6 +124,7 @@ extension Channel {
     ///   - context: Where `transform` runs.
     ///   - transform: Turns a value into a new value, or `nil` to drop it.
     /// - Returns: The new channel.
+    @inlinable
     public func compactMap<U>(context: Exec = .direct, _ transform: @escaping (Value) throws -> U?) -> Channel<U> {
         processed(context: context) {
             { result in
@@ -136,6 +145,7 @@ extension Channel {
     ///   - context: Where `transform` runs.
     ///   - transform: Turns the state and a value into a new value, or `nil` to drop it.
     /// - Returns: The new channel.
+    @inlinable
     public func compactMap<S, U>(
         initialState: S, context: Exec = .direct, _ transform: @escaping (inout S, Value) throws -> U?
     ) -> Channel<U> {
