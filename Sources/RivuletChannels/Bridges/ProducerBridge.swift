@@ -6,7 +6,7 @@ extension Channel {
     ///
     /// - Parameter producer: The producer to start.
     public convenience init<E: Error>(_ producer: SignalProducer<Value, E>) {
-        self.init(source: ProducerSource(producer))
+        self.init(source: .of(ProducerSource(producer)))
     }
 
     /// A producer that, on each start, subscribes to this channel and forwards what it receives:
@@ -51,7 +51,7 @@ extension SignalProducer {
 }
 
 /// The source of a channel made from a producer.
-final class ProducerSource<Value, E: Error>: ChannelSource<Value> {
+final class ProducerSource<Value, E: Error>: ChannelSourceBehaviour {
     private let producer: SignalProducer<Value, E>
     // Owner-only: the current start, disposed of by the node's turn owner.
     private var start: (any Disposable)?
@@ -60,7 +60,7 @@ final class ProducerSource<Value, E: Error>: ChannelSource<Value> {
         self.producer = producer
     }
 
-    override func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+    func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
         let target = UncheckedSendable(node)
         start = producer.start { event in
             let result: Result<Value, ChannelEnd>
@@ -74,7 +74,7 @@ final class ProducerSource<Value, E: Error>: ChannelSource<Value> {
         }
     }
 
-    override func deactivate(_ node: Channel<Value>) {
+    func deactivate(_ node: Channel<Value>) {
         let start = self.start
         self.start = nil
         start?.dispose()

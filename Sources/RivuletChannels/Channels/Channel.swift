@@ -11,9 +11,16 @@
 /// result sent while another thread delivers is queued and delivered by that thread, in order (A9).
 public class Channel<Value> {
     @usableFromInline let storage: MailboxStorage<ChannelNodeState<Value>>
+    /// How a consumer is connected below this channel when it is not attached to the node
+    /// itself: a multi gives each consumer a branch of its own.
+    @usableFromInline let connector: ((ChannelConsumer<Value>, ActivationRun) -> ChannelConnection<Value>)?
 
-    @usableFromInline
-    init(source: ChannelSource<Value>) {
+    @inlinable
+    init(
+        source: ChannelSource<Value>,
+        connector: ((ChannelConsumer<Value>, ActivationRun) -> ChannelConnection<Value>)? = nil
+    ) {
+        self.connector = connector
         storage = MailboxStorage.make(ChannelNodeState(source: source))
         // A new node is inactive: set the turn word's slow-path bit, so that no send takes the
         // uncontended path before an activation has cleared it.
@@ -22,9 +29,10 @@ public class Channel<Value> {
 
     /// Connects `consumer` below this channel. A plain channel attaches it to itself; a multi
     /// gives it a branch of its own.
-    @usableFromInline
-    func connect(_ consumer: ChannelConsumer<Value>, run: ActivationRun) -> ChannelConnection<Value> {
-        attach(consumer, run: run)
+    @inlinable
+    final func connect(_ consumer: ChannelConsumer<Value>, run: ActivationRun) -> ChannelConnection<Value> {
+        if let connector { return connector(consumer, run) }
+        return attach(consumer, run: run)
     }
 }
 

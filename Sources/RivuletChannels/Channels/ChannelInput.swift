@@ -15,6 +15,7 @@ public class ChannelInput<Value>: Disposable {
     /// The end that releasing the input sends.
     private let releaseEnd: ChannelEnd
 
+    @usableFromInline
     init(channel: Channel<Value>, generation: UInt, releaseEnd: ChannelEnd = .cancelled) {
         self.channel = channel
         self.generation = Atomic(generation)
@@ -78,6 +79,7 @@ public class ChannelInput<Value>: Disposable {
 
     /// Remembers the activation the channel bound this input to, so later sends take the
     /// uncontended path.
+    @usableFromInline
     func learnBinding(_ bound: UInt) {
         _ = generation.compareExchange(
             expected: ChannelGeneration.unbound, desired: bound, ordering: .releasing)
@@ -106,8 +108,7 @@ extension ChannelInput: @unchecked Sendable {}
 extension Channel {
     /// Makes an input and the channel it sends into.
     public static func create() -> (input: ChannelInput<Value>, channel: Channel<Value>) {
-        let source = FirstInputSource<Value>()
-        let channel = Channel(source: source)
+        let channel = Channel(source: .inert())
         let input = ChannelInput(channel: channel, generation: ChannelGeneration.unbound)
         channel.storage.withLock { $0.firstInput = ObjectIdentifier(input) }
         return (input, channel)
@@ -124,7 +125,3 @@ extension Channel {
         return (input, try compose(channel))
     }
 }
-
-/// The source of a `create()` channel: its input sends straight into the node, so activation has
-/// nothing to connect; the node binds the input to its first activation itself.
-final class FirstInputSource<Value>: ChannelSource<Value> {}

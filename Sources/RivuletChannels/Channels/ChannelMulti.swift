@@ -5,15 +5,11 @@
 public final class ChannelMulti<Value>: Channel<Value> {
     @usableFromInline let fanOut: MultiFanOut<Value>
 
-    @usableFromInline
+    @inlinable
     init(source: ChannelSource<Value>, fanOut: MultiFanOut<Value>) {
         self.fanOut = fanOut
-        super.init(source: source)
-    }
-
-    override func connect(_ consumer: ChannelConsumer<Value>, run: ActivationRun) -> ChannelConnection<Value> {
-        let branch = Channel(source: MultiBranchSource(multi: self))
-        return branch.attach(consumer, run: run)
+        // Unowned: the fan-out lives as long as the multi, which holds it.
+        super.init(source: source) { [unowned fanOut] in fanOut.connectBranch($0, run: $1) }
     }
 }
 
@@ -30,7 +26,7 @@ extension ChannelMulti {
         let source = TransformSource<Value, Value>(upstream: upstream) { node, generation, link in
             ChannelConsumer.processor(into: node, generation: generation, context: .direct, link: link) { .single($0) }
         }
-        let multi = ChannelMulti(source: source, fanOut: fanOut)
+        let multi = ChannelMulti(source: .of(source), fanOut: fanOut)
         fanOut.multi = multi
         fanOut.consumer = ChannelConsumer { [unowned fanOut] result, _ in fanOut.receive(result) }
         if !policy.activatesOnDemand {

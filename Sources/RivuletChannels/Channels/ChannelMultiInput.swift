@@ -65,7 +65,7 @@ extension Channel {
     /// - Returns: The input and its channel.
     public static func createMultiInput() -> (input: ChannelMultiInput<Value>, channel: Channel<Value>) {
         let sources = MultiInputSource<Value>(onLastInputClosed: nil)
-        let channel = Channel(source: sources)
+        let channel = Channel(source: .of(sources))
         return (ChannelMultiInput(channel: channel, sources: sources), channel)
     }
 
@@ -79,7 +79,7 @@ extension Channel {
         onLastInputClosed: ChannelEnd? = nil, onDeinit: ChannelEnd = .cancelled
     ) -> (input: ChannelMergedInput<Value>, channel: Channel<Value>) {
         let sources = MultiInputSource<Value>(onLastInputClosed: onLastInputClosed)
-        let channel = Channel(source: sources)
+        let channel = Channel(source: .of(sources))
         return (ChannelMergedInput(channel: channel, sources: sources, releaseEnd: onDeinit), channel)
     }
 }

@@ -1,7 +1,8 @@
 import Dispatch
 
 extension Channel {
-    private enum AttachStep {
+    @usableFromInline
+    enum AttachStep {
         case duplicate
         case revived
         case ended(ChannelEnd)
@@ -18,6 +19,7 @@ extension Channel {
     /// thread holds it, this node is inactive or has a deactivation pending, so that thread is
     /// refusing a send, tearing the node down, or finishing its last delivery to the consumer
     /// being detached; the attacher waits for that, never for a delivery of the new activation.
+    @inlinable
     final func attach(_ consumer: ChannelConsumer<Value>, run: ActivationRun) -> ChannelConnection<Value> {
         let thread = ThreadID.current
         var claimed = false
@@ -76,7 +78,7 @@ extension Channel {
                 let releasesTurn = claimed
                 consumer.attached?(consumer, self)
                 run.hold { [self] in endActivation(releasingTurn: releasesTurn, on: thread) }
-                source.activate(self, generation: generation, run: run)
+                source.activate(self, generation, run)
                 return .attached(self)
             }
         }
@@ -84,7 +86,8 @@ extension Channel {
 
     /// The run that activated this node is done upstream: later results are ordinary values, and
     /// those queued meanwhile are delivered now, after the activation values (A2).
-    private func endActivation(releasingTurn: Bool, on thread: ThreadID) {
+    @inlinable
+    final func endActivation(releasingTurn: Bool, on thread: ThreadID) {
         let consumer = storage.withTurnLock { state, _ -> ChannelConsumer<Value>? in
             guard case .activating = state.phase else { return nil }
             state.phase = .active
@@ -96,6 +99,7 @@ extension Channel {
 
     /// Deactivates this node if `consumer` is still attached to it (A6): at once when nobody
     /// holds the turn, otherwise by the owner between two results. Never waits.
+    @inlinable
     final func detach(_ consumer: ChannelConsumer<Value>) {
         let thread = ThreadID.current
         let deactivateNow = storage.withTurnLock { state, owner -> Bool in
@@ -114,6 +118,7 @@ extension Channel {
     }
 
     /// Connects `consumer` in a new activation run and finishes the run.
+    @inlinable
     final func connectNow(_ consumer: ChannelConsumer<Value>) -> ChannelConnection<Value> {
         ActivationRun.perform { connect(consumer, run: $0) }
     }

@@ -34,13 +34,14 @@ extension Channel {
             on: ThreadID.current)
     }
 
-    private enum Admission {
+    @usableFromInline
+    enum Admission {
         case refused(ChannelSendError)
         case queued
         case handleNow(ChannelItem<Value>, claimed: Bool)
     }
 
-    @usableFromInline
+    @inlinable @inline(never)
     final func deliverTakingTheLock(
         _ item: ChannelItem<Value>, from input: ChannelInput<Value>?, cancelling: Bool, on thread: ThreadID
     ) -> ChannelSendError? {
@@ -126,7 +127,8 @@ extension Channel {
         return delivered
     }
 
-    private enum TurnStep {
+    @usableFromInline
+    enum TurnStep {
         case handle(ChannelItem<Value>)
         case deactivate
         case handOver(DispatchSemaphore)
@@ -135,7 +137,7 @@ extension Channel {
 
     /// The owner handles what was queued meanwhile and any deactivation asked for, then hands the
     /// turn to a waiting attacher or gives it back.
-    @usableFromInline
+    @inlinable @inline(never)
     final func finishTurn(on thread: ThreadID) {
         while true {
             let step = storage.withTurnLock { state, owner -> TurnStep in
@@ -162,14 +164,26 @@ extension Channel {
     // MARK: Deactivation and ending
 
     /// What a node lets go of when it deactivates or ends, released after the lock.
-    private struct Released {
-        var consumer: ChannelConsumer<Value>?
-        var source: ChannelSource<Value>
-        var discarded: ContiguousArray<ChannelItem<Value>?>
+    @usableFromInline
+    struct Released {
+        @usableFromInline var consumer: ChannelConsumer<Value>?
+        @usableFromInline var source: ChannelSource<Value>
+        @usableFromInline var discarded: ContiguousArray<ChannelItem<Value>?>
+
+        @inlinable
+        init(
+            consumer: ChannelConsumer<Value>?, source: ChannelSource<Value>,
+            discarded: ContiguousArray<ChannelItem<Value>?>
+        ) {
+            self.consumer = consumer
+            self.source = source
+            self.discarded = discarded
+        }
     }
 
     /// Deactivates the node (the caller holds the turn): its consumer is released, its source
     /// disconnects upstream, and results still queued for this activation are dropped (A6, A10).
+    @inlinable @inline(never)
     final func performDeactivation() {
         let released = storage.withTurnLock { state, _ -> Released? in
             state.pendingDeactivation = false
@@ -183,7 +197,7 @@ extension Channel {
     }
 
     /// Ends the node for good after its consumer received `end`.
-    @usableFromInline
+    @inlinable @inline(never)
     final func endNode(with end: ChannelEnd) {
         let released = storage.withTurnLock { state, _ -> Released? in
             state.pendingDeactivation = false
@@ -198,7 +212,8 @@ extension Channel {
         withExtendedLifetime(released) {}
     }
 
-    private static func takeActivation(_ state: inout ChannelNodeState<Value>) -> Released {
+    @inlinable
+    static func takeActivation(_ state: inout ChannelNodeState<Value>) -> Released {
         state.generation &+= 1
         // The +1 the state owned moves to `Released`, which drops it after the lock.
         let consumer = state.consumer?.takeRetainedValue()

@@ -11,7 +11,7 @@ extension Channel {
     /// If the node is active, the caller activates `source` for the returned generation.
     func replaceInput(_ input: ChannelInput<Value>, with source: ChannelSource<Value>) -> SourceSwap {
         let swap = storage.withTurnLock { state, _ -> SourceSwap in
-            guard state.firstInput == ObjectIdentifier(input), !(state.source is JunctionSourceMarker) else {
+            guard state.firstInput == ObjectIdentifier(input), !state.source.isJunction else {
                 return .notCurrent
             }
             if case .ended = state.phase { return .notCurrent }
@@ -34,7 +34,7 @@ extension Channel {
             let active = state.isActiveOrActivating && !state.pendingDeactivation
             let input = ChannelInput(
                 channel: self, generation: active ? state.generation : ChannelGeneration.unbound)
-            state.source = FirstInputSource()
+            state.source = .inert()
             state.firstInput = ObjectIdentifier(input)
             state.firstInputGeneration = active ? state.generation : nil
             return input
@@ -47,6 +47,3 @@ extension Channel {
         self === node || storage.withLock { $0.source }.reaches(node)
     }
 }
-
-/// Marks junction sources, so a channel fed by a junction refuses a second one.
-protocol JunctionSourceMarker: AnyObject {}

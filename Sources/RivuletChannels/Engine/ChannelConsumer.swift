@@ -28,19 +28,64 @@ final class ChannelConsumer<Value> {
 
 /// What feeds a channel node: an input, a processor on another channel, a multi's branch, a
 /// merge. It is told when its node activates and deactivates, always by the node's turn owner.
+///
+/// Like a consumer, a source is a set of closures formed where the source is made, so that the
+/// activation path of the common operators runs specialised code.
 @usableFromInline
-class ChannelSource<Value> {
-    @usableFromInline
-    init() {}
-
-    /// Connects upstream for the activation `generation` of `node`, inside `run`.
-    func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {}
-
+final class ChannelSource<Value> {
+    /// Connects upstream for the activation `generation` of the node, inside the run.
+    @usableFromInline let activate: (Channel<Value>, UInt, ActivationRun) -> Void
     /// Lets go of the upstream connections of the current activation.
-    func deactivate(_ node: Channel<Value>) {}
+    @usableFromInline let deactivate: (Channel<Value>) -> Void
+    /// Whether activating this source can lead back to the given node (a junction or a
+    /// multi-input bound into its own upstream).
+    @usableFromInline let reaches: (AnyObject) -> Bool
+    /// Whether this is a junction's source (a channel fed by a junction refuses a second one).
+    @usableFromInline let isJunction: Bool
 
-    /// Whether activating this source can lead back to `node` (a junction or a multi-input
-    /// bound into its own upstream).
+    @inlinable
+    init(
+        isJunction: Bool = false,
+        activate: @escaping (Channel<Value>, UInt, ActivationRun) -> Void,
+        deactivate: @escaping (Channel<Value>) -> Void,
+        reaches: @escaping (AnyObject) -> Bool
+    ) {
+        self.activate = activate
+        self.deactivate = deactivate
+        self.reaches = reaches
+        self.isJunction = isJunction
+    }
+
+    /// A source with nothing upstream: a `create()` input sends straight into its node.
+    @inlinable
+    static func inert() -> ChannelSource {
+        ChannelSource(activate: { _, _, _ in }, deactivate: { _ in }, reaches: { _ in false })
+    }
+
+    /// The source made of `behaviour`'s methods.
+    @inlinable
+    static func of<Behaviour: ChannelSourceBehaviour>(_ behaviour: Behaviour, isJunction: Bool = false)
+        -> ChannelSource where Behaviour.Value == Value
+    {
+        ChannelSource(
+            isJunction: isJunction,
+            activate: { behaviour.activate($0, generation: $1, run: $2) },
+            deactivate: { behaviour.deactivate($0) },
+            reaches: { behaviour.reaches($0) })
+    }
+}
+
+/// The methods of a stateful source, wrapped into a `ChannelSource` by `ChannelSource.of`.
+@usableFromInline
+protocol ChannelSourceBehaviour: AnyObject {
+    associatedtype Value
+    func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun)
+    func deactivate(_ node: Channel<Value>)
+    func reaches(_ node: AnyObject) -> Bool
+}
+
+extension ChannelSourceBehaviour {
+    @inlinable
     func reaches(_ node: AnyObject) -> Bool { false }
 }
 
@@ -63,19 +108,23 @@ final class ActivationRun {
     private var heldNodes: [() -> Void] = []
     private var afterwards: [() -> Void] = []
 
+    @usableFromInline
     init() {}
 
     /// Records a node whose turn this run holds; `endActivation` runs when the run finishes.
+    @usableFromInline
     func hold(_ endActivation: @escaping () -> Void) {
         heldNodes.append(endActivation)
     }
 
     /// Runs `action` once every node of the run is active and its turn given back.
+    @usableFromInline
     func afterActivation(_ action: @escaping () -> Void) {
         afterwards.append(action)
     }
 
     /// Ends the activation of every held node, upstream first, then runs the deferred work.
+    @usableFromInline
     func finish() {
         while let endActivation = heldNodes.popLast() {
             endActivation()

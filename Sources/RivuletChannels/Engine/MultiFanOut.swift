@@ -49,11 +49,12 @@ final class MultiFanOut<Value> {
         @usableFromInline var end: ChannelEnd?
         /// Whether upstream should be active (on-demand multis), and whether a thread is
         /// bringing the multi node in line with that.
-        var wantsUpstream = false
-        var isReconciling = false
-        var reconcileAgain = false
-        var upstreamIsActive = false
+        @usableFromInline var wantsUpstream = false
+        @usableFromInline var isReconciling = false
+        @usableFromInline var reconcileAgain = false
+        @usableFromInline var upstreamIsActive = false
 
+        @usableFromInline
         init(activationValues: [Value], end: ChannelEnd?) {
             self.activationValues = activationValues
             self.end = end
@@ -116,7 +117,15 @@ final class MultiFanOut<Value> {
 
     // MARK: Branches (each branch node's turn)
 
+    /// Connects `consumer` on a new branch of the multi (A4: every output has its own node).
+    @inlinable
+    func connectBranch(_ consumer: ChannelConsumer<Value>, run: ActivationRun) -> ChannelConnection<Value> {
+        let branch = Channel(source: .of(MultiBranchSource(fanOut: self, multi: multi)))
+        return branch.attach(consumer, run: run)
+    }
+
     /// Adds `node` (activating as `generation`) and sends it the activation values (A2).
+    @inlinable
     func addBranch(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
         let (values, end) = state.withLock { state -> ([Value], ChannelEnd?) in
             state.branches.append(Branch(node: node, generation: generation))
@@ -135,6 +144,7 @@ final class MultiFanOut<Value> {
     }
 
     /// Removes `node`; the last branch of an on-demand multi deactivates its upstream.
+    @inlinable
     func removeBranch(_ node: Channel<Value>) {
         let removed = state.withLock { state -> Branch? in
             guard let index = state.branches.firstIndex(where: { $0.node === node }) else { return nil }
@@ -150,7 +160,7 @@ final class MultiFanOut<Value> {
 
     /// Activates the multi node's upstream for this consumer now (multis that are active from
     /// the start).
-    @usableFromInline
+    @inlinable
     func activateUpstream(run: ActivationRun) {
         state.withLock { $0.upstreamIsActive = true }
         connectToMulti(run: run)
@@ -158,7 +168,8 @@ final class MultiFanOut<Value> {
 
     /// Brings the multi node's activation in line with `wantsUpstream`. One thread at a time
     /// does it; a thread that finds another at work leaves it a note to look again.
-    private func reconcileUpstream(run: ActivationRun?) {
+    @inlinable
+    func reconcileUpstream(run: ActivationRun?) {
         while true {
             let change = state.withLock { state -> Bool? in
                 if state.isReconciling {
@@ -190,7 +201,8 @@ final class MultiFanOut<Value> {
         }
     }
 
-    private func connectToMulti(run: ActivationRun) {
+    @inlinable
+    func connectToMulti(run: ActivationRun) {
         switch multi.attach(consumer, run: run) {
         case .attached, .duplicate:
             break
@@ -201,18 +213,30 @@ final class MultiFanOut<Value> {
 }
 
 /// The source of a multi's branch: activating it joins the multi's fan-out.
-final class MultiBranchSource<Value>: ChannelSource<Value> {
-    private let multi: ChannelMulti<Value>
+@usableFromInline
+final class MultiBranchSource<Value>: ChannelSourceBehaviour {
+    @usableFromInline let fanOut: MultiFanOut<Value>
+    /// Keeps the multi alive while the branch exists.
+    @usableFromInline let multi: Channel<Value>
 
-    init(multi: ChannelMulti<Value>) {
+    @inlinable
+    init(fanOut: MultiFanOut<Value>, multi: Channel<Value>) {
+        self.fanOut = fanOut
         self.multi = multi
     }
 
-    override func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
-        multi.fanOut.addBranch(node, generation: generation, run: run)
+    @inlinable
+    func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+        fanOut.addBranch(node, generation: generation, run: run)
     }
 
-    override func deactivate(_ node: Channel<Value>) {
-        multi.fanOut.removeBranch(node)
+    @inlinable
+    func deactivate(_ node: Channel<Value>) {
+        fanOut.removeBranch(node)
+    }
+
+    @usableFromInline
+    func reaches(_ node: AnyObject) -> Bool {
+        multi.draws(from: node)
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// `merge` and `combine`. Each source channel gets a consumer of its own that forwards into the
 /// node, whose turn serialises them (A9). A source's end only detaches that source, unless its
 /// propagation lets the end through or it was the last one and the channel ends with it.
-final class MultiInputSource<Value>: ChannelSource<Value> {
+final class MultiInputSource<Value>: ChannelSourceBehaviour {
     struct Entry {
         let id: Int
         let channel: Channel<Value>
@@ -56,7 +56,7 @@ final class MultiInputSource<Value>: ChannelSource<Value> {
 
     // MARK: Activation (the node's turn)
 
-    override func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+    func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
         let entries = state.withLock { state -> [Entry] in
             state.activation = (node, generation)
             return state.entries
@@ -70,7 +70,7 @@ final class MultiInputSource<Value>: ChannelSource<Value> {
         }
     }
 
-    override func deactivate(_ node: Channel<Value>) {
+    func deactivate(_ node: Channel<Value>) {
         let entries = state.withLock { state -> [Entry] in
             state.activation = nil
             let entries = state.entries
@@ -85,7 +85,7 @@ final class MultiInputSource<Value>: ChannelSource<Value> {
         for entry in entries { disconnect(entry) }
     }
 
-    override func reaches(_ node: AnyObject) -> Bool {
+    func reaches(_ node: AnyObject) -> Bool {
         state.withLock { $0.entries.map(\.channel) }.contains { $0.draws(from: node) }
     }
 

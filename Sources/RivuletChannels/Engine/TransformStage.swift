@@ -71,15 +71,15 @@ extension ChannelConsumer {
 /// The source of a channel made by a processor on another channel: activating it connects a
 /// fresh consumer (with fresh processor state, A6) below the upstream channel.
 @usableFromInline
-final class TransformSource<Input, Output>: ChannelSource<Output> {
-    private let upstream: Channel<Input>
+final class TransformSource<Input, Output>: ChannelSourceBehaviour {
+    @usableFromInline let upstream: Channel<Input>
     /// Makes the consumer for one activation of `node` as `generation`; formed by the
     /// (specialised) operator that made this source.
-    private let makeConsumer: (Channel<Output>, UInt, TransformLink<Input>) -> ChannelConsumer<Input>
+    @usableFromInline let makeConsumer: (Channel<Output>, UInt, TransformLink<Input>) -> ChannelConsumer<Input>
     // Owner-only: changed by the downstream node's turn owner, in activate and deactivate.
-    private var connection: (consumer: ChannelConsumer<Input>, link: TransformLink<Input>, node: Channel<Input>?)?
+    @usableFromInline var connection: (consumer: ChannelConsumer<Input>, link: TransformLink<Input>, node: Channel<Input>?)?
 
-    @usableFromInline
+    @inlinable
     init(
         upstream: Channel<Input>,
         makeConsumer: @escaping (Channel<Output>, UInt, TransformLink<Input>) -> ChannelConsumer<Input>
@@ -88,7 +88,8 @@ final class TransformSource<Input, Output>: ChannelSource<Output> {
         self.makeConsumer = makeConsumer
     }
 
-    override func activate(_ node: Channel<Output>, generation: UInt, run: ActivationRun) {
+    @inlinable
+    func activate(_ node: Channel<Output>, generation: UInt, run: ActivationRun) {
         let link = TransformLink<Input>()
         let consumer = makeConsumer(node, generation, link)
         connection = (consumer, link, nil)
@@ -102,14 +103,16 @@ final class TransformSource<Input, Output>: ChannelSource<Output> {
         }
     }
 
-    override func deactivate(_ node: Channel<Output>) {
+    @inlinable
+    func deactivate(_ node: Channel<Output>) {
         guard let connection else { return }
         self.connection = nil
         connection.link.stop()
         connection.node?.detach(connection.consumer)
     }
 
-    override func reaches(_ node: AnyObject) -> Bool {
+    @usableFromInline
+    func reaches(_ node: AnyObject) -> Bool {
         upstream.draws(from: node)
     }
 }
@@ -123,9 +126,10 @@ extension Channel {
         _ makeProcessor: @escaping () -> (Result<Value, ChannelEnd>) -> ChannelNext<U>
     ) -> Channel<U> {
         Channel<U>(
-            source: TransformSource(upstream: self) { node, generation, link in
-                ChannelConsumer.processor(
-                    into: node, generation: generation, context: context, link: link, process: makeProcessor())
-            })
+            source: .of(
+                TransformSource(upstream: self) { node, generation, link in
+                    ChannelConsumer.processor(
+                        into: node, generation: generation, context: context, link: link, process: makeProcessor())
+                }))
     }
 }

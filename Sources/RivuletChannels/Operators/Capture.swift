@@ -64,7 +64,7 @@ public final class ChannelCapture<Value> {
     ///   default, sends none; `.all`, `.deferred` and `.first` send them all; `.last` the last).
     /// - Returns: The resumed channel.
     public func resume(resend: ChannelActivationSelection = .none) -> Channel<Value> {
-        Channel(source: CaptureSource(capture: self, resend: resend))
+        Channel(source: .of(CaptureSource(capture: self, resend: resend)))
     }
 
     /// Resumes the capture into `input`'s channel, which takes it instead of `input`.
@@ -182,7 +182,7 @@ final class CaptureHolder<Value> {
 }
 
 /// The source of a resumed capture.
-final class CaptureSource<Value>: ChannelSource<Value> {
+final class CaptureSource<Value>: ChannelSourceBehaviour {
     private let capture: ChannelCapture<Value>
     private let resend: ChannelActivationSelection
     private var sentResend = false
@@ -192,7 +192,7 @@ final class CaptureSource<Value>: ChannelSource<Value> {
         self.resend = resend
     }
 
-    override func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+    func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
         let selection = sentResend ? .none : resend
         guard
             let first = capture.holder.resume(
@@ -207,7 +207,7 @@ final class CaptureSource<Value>: ChannelSource<Value> {
         }
     }
 
-    override func deactivate(_ node: Channel<Value>) {
+    func deactivate(_ node: Channel<Value>) {
         capture.holder.pause(by: ObjectIdentifier(self))
     }
 }

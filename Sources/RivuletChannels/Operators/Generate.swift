@@ -7,10 +7,11 @@ extension Channel {
     ///   - context: Where `activationChange` runs.
     ///   - activationChange: Receives the input of each activation, and `nil` when it ends.
     /// - Returns: The channel.
+    @inlinable
     public static func generate(
         context: Exec = .direct, _ activationChange: @escaping (ChannelInput<Value>?) -> Void
     ) -> Channel<Value> {
-        Channel(source: GenerateSource(context: context, activationChange: activationChange))
+        Channel(source: .of(GenerateSource(context: context, activationChange: activationChange)))
     }
 
     /// A multi that has already ended: each output receives `values`, then `end`.
@@ -33,7 +34,7 @@ extension Channel {
 
     static func preclosed(values: [Value], end: ChannelEnd) -> ChannelMulti<Value> {
         let fanOut = MultiFanOut(policy: .all, initialValues: values, end: end)
-        let multi = ChannelMulti(source: ChannelSource(), fanOut: fanOut)
+        let multi = ChannelMulti(source: .inert(), fanOut: fanOut)
         fanOut.multi = multi
         fanOut.consumer = ChannelConsumer { [unowned fanOut] result, _ in fanOut.receive(result) }
         return multi
@@ -41,25 +42,30 @@ extension Channel {
 }
 
 /// The source of a `generate` channel: each activation makes a fresh input for the closure.
-final class GenerateSource<Value>: ChannelSource<Value> {
-    private let context: Exec
-    private let activationChange: (ChannelInput<Value>?) -> Void
+@usableFromInline
+final class GenerateSource<Value>: ChannelSourceBehaviour {
+    @usableFromInline let context: Exec
+    @usableFromInline let activationChange: (ChannelInput<Value>?) -> Void
 
+    @inlinable
     init(context: Exec, activationChange: @escaping (ChannelInput<Value>?) -> Void) {
         self.context = context
         self.activationChange = activationChange
     }
 
-    override func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+    @inlinable
+    func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
         let input = ChannelInput(channel: node, generation: generation)
         run.afterActivation { [self] in call(input) }
     }
 
-    override func deactivate(_ node: Channel<Value>) {
+    @inlinable
+    func deactivate(_ node: Channel<Value>) {
         call(nil)
     }
 
-    private func call(_ input: ChannelInput<Value>?) {
+    @inlinable
+    func call(_ input: ChannelInput<Value>?) {
         guard let scheduler = context.scheduler else {
             activationChange(input)
             return
@@ -71,12 +77,14 @@ final class GenerateSource<Value>: ChannelSource<Value> {
 
 /// Carries a value that Rivulet hands from one thread to another itself, in order, to a closure
 /// that the channel's contract says runs there.
+@usableFromInline
 struct UncheckedSendable<T>: @unchecked Sendable {
     // @unchecked Sendable: used only to move a channel's own closures and inputs onto the
     // execution context the user chose for them; the closure is never run concurrently with
     // itself because each context is serial.
-    let value: T
+    @usableFromInline let value: T
 
+    @inlinable
     init(_ value: T) {
         self.value = value
     }

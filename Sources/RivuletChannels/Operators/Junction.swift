@@ -46,18 +46,21 @@ public final class ChannelJunction<Value> {
             throw ChannelBindError<Value>.loop
         }
         let source = JunctionSource(junction: self)
+        let channelSource = ChannelSource.of(source, isJunction: true)
         let claimed = state.withLock { state -> Bool in
             guard state.source == nil else { return false }
             state.source = source
+            state.channelSource = channelSource
             state.target = target
             state.onEnd = onEnd
             return true
         }
         guard claimed else { throw ChannelBindError<Value>.duplicate(input) }
-        switch target.replaceInput(input, with: source) {
+        switch target.replaceInput(input, with: channelSource) {
         case .notCurrent:
             state.withLock {
                 $0.source = nil
+                $0.channelSource = nil
                 $0.target = nil
                 $0.onEnd = nil
             }
@@ -75,10 +78,11 @@ public final class ChannelJunction<Value> {
     /// - Returns: The fresh input, or `nil` if the junction was not bound.
     @discardableResult
     public func disconnect() -> ChannelInput<Value>? {
-        let taken = state.withLock { state -> (JunctionSource<Value>, Channel<Value>?, JunctionConnection<Value>?)? in
-            guard let source = state.source else { return nil }
+        let taken = state.withLock { state -> (ChannelSource<Value>, Channel<Value>?, JunctionConnection<Value>?)? in
+            guard let source = state.channelSource else { return nil }
             defer {
                 state.source = nil
+                state.channelSource = nil
                 state.target = nil
                 state.onEnd = nil
                 state.connection = nil
@@ -163,6 +167,7 @@ extension Channel {
 
 struct JunctionState<Value> {
     var source: JunctionSource<Value>?
+    var channelSource: ChannelSource<Value>?
     /// Weak: the bound channel holds the junction (through its source), not the other way.
     weak var target: Channel<Value>?
     var onEnd: ((ChannelJunction<Value>, ChannelEnd, ChannelInput<Value>) -> Void)?
@@ -177,22 +182,22 @@ struct JunctionConnection<Value> {
 }
 
 /// The source of a channel fed by a junction.
-final class JunctionSource<Value>: ChannelSource<Value>, JunctionSourceMarker {
+final class JunctionSource<Value>: ChannelSourceBehaviour {
     let junction: ChannelJunction<Value>
 
     init(junction: ChannelJunction<Value>) {
         self.junction = junction
     }
 
-    override func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+    func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
         junction.connect(into: node, generation: generation, source: self, run: run)
     }
 
-    override func deactivate(_ node: Channel<Value>) {
+    func deactivate(_ node: Channel<Value>) {
         junction.disconnectUpstream(for: self)
     }
 
-    override func reaches(_ node: AnyObject) -> Bool {
+    func reaches(_ node: AnyObject) -> Bool {
         junction.upstream.draws(from: node)
     }
 }

@@ -21,7 +21,7 @@ extension Channel {
         for source in sources {
             inputs.add(source, propagation: .errors, removeOnDeactivate: false)
         }
-        return Channel(source: inputs)
+        return Channel(source: .of(inputs))
     }
 
     /// Tags every result of this channel, its end included, as a value of a new channel that
@@ -37,7 +37,7 @@ extension Channel {
         for source in sources {
             inputs.add(source, propagation: .none, removeOnDeactivate: false)
         }
-        return Channel<T>(source: inputs)
+        return Channel<T>(source: .of(inputs))
     }
 
     /// Runs `processor` on the results of this channel and `second`, tagged by side, one at a
