@@ -126,3 +126,22 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 }
+
+@Suite struct FlatteningEndsTests {
+    @Test("E4 an inner channel cancelled inside switchLatest only drops out")
+    func innerCancellationDropsOut() {
+        let (outer, channels) = Channel<Channel<Int>>.create()
+        let log = ChannelLog<Int>()
+        let output = channels.switchLatest().subscribe(log.handler)
+        let (first, firstChannel) = Channel<Int>.create()
+        outer.send(value: firstChannel)
+        first.send(value: 1)
+        first.cancel()
+        let (second, secondChannel) = Channel<Int>.create()
+        outer.send(value: secondChannel)
+        second.send(value: 2)
+        second.send(error: ChannelTestError(5))
+        #expect(log.all == ["1", "2", "other(E5)"])
+        withExtendedLifetime(output) {}
+    }
+}

@@ -13,6 +13,8 @@ public final class ChannelMulti<Value>: Channel<Value> {
     }
 }
 
+// @unchecked Sendable: as `Channel`; the fan-out's own state is under its lock, and its
+// owner-only fields are used only from the multi node's turn.
 extension ChannelMulti: @unchecked Sendable {}
 
 extension ChannelMulti {

@@ -64,14 +64,24 @@ extension Channel {
 }
 
 extension Channel {
+    /// `producer`, except that `.cancelled` interrupts the start instead of failing it: for inner
+    /// channels of the flattening operators, where an interrupted inner stream only drops out.
+    var innerProducer: SignalProducer<Value, ChannelEnd> {
+        producer.flatMapError { end -> SignalProducer<Value, ChannelEnd> in
+            guard case .cancelled = end else { return SignalProducer(error: end) }
+            return SignalProducer { observer, _ in observer.sendInterrupted() }
+        }
+    }
+
     /// A channel of the values of the latest channel this channel sent (the core's
     /// `flatten(.latest)` through the producer bridge): each new channel replaces the previous
     /// one, which is cancelled. It completes once this channel and the latest inner channel
-    /// have completed; any other end ends it at once.
+    /// have completed; an inner channel that ends with `.cancelled` only drops out (E4: a
+    /// flattening ignores an inner interruption); any other end ends it at once.
     ///
     /// - Returns: The switching channel.
     public func switchLatest<U>() -> Channel<U> where Value == Channel<U> {
-        Channel<U>(producer.flatMap(.latest) { $0.producer })
+        Channel<U>(producer.flatMap(.latest) { $0.innerProducer })
     }
 
     /// A channel of the values of every channel `transform` makes, merged (the core's
@@ -80,7 +90,7 @@ extension Channel {
     /// - Parameter transform: Makes a channel for each value.
     /// - Returns: The flattened channel.
     public func flatMap<U>(_ transform: @escaping (Value) -> Channel<U>) -> Channel<U> {
-        Channel<U>(producer.flatMap(.merge) { transform($0).producer })
+        Channel<U>(producer.flatMap(.merge) { transform($0).innerProducer })
     }
 
     /// A channel of the values of the latest channel `transform` made (the core's
@@ -89,7 +99,7 @@ extension Channel {
     /// - Parameter transform: Makes a channel for each value.
     /// - Returns: The flattened channel.
     public func flatMapLatest<U>(_ transform: @escaping (Value) -> Channel<U>) -> Channel<U> {
-        Channel<U>(producer.flatMap(.latest) { transform($0).producer })
+        Channel<U>(producer.flatMap(.latest) { transform($0).innerProducer })
     }
 
     /// A channel of the values of each channel `transform` makes, one channel after another
@@ -98,6 +108,6 @@ extension Channel {
     /// - Parameter transform: Makes a channel for each value.
     /// - Returns: The flattened channel.
     public func concatMap<U>(_ transform: @escaping (Value) -> Channel<U>) -> Channel<U> {
-        Channel<U>(producer.flatMap(.concat) { transform($0).producer })
+        Channel<U>(producer.flatMap(.concat) { transform($0).innerProducer })
     }
 }
