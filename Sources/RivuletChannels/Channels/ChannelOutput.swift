@@ -4,9 +4,9 @@ import Synchronization
 /// active (A1), and releasing it, or calling `cancel()`, deactivates the part of the graph that
 /// only it used (A6). A cancelled output receives nothing more, not even an end.
 public final class ChannelOutput<Value>: Disposable {
-    private let channel: Channel<Value>
-    private let link: OutputLink<Value>
-    private let cancelled = Atomic<Bool>(false)
+    @usableFromInline let channel: Channel<Value>
+    @usableFromInline let link: OutputLink<Value>
+    @usableFromInline let cancelled = Atomic<Bool>(false)
 
     @usableFromInline
     init(channel: Channel<Value>, link: OutputLink<Value>) {
@@ -19,6 +19,7 @@ public final class ChannelOutput<Value>: Disposable {
     }
 
     /// Stops the output and deactivates what only it kept active.
+    @inlinable
     public func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         link.cancel()
@@ -49,15 +50,19 @@ final class OutputLink<Value>: @unchecked Sendable {
     // `attachment` is only touched under its lock.
     @usableFromInline let stopped = Atomic<Bool>(false)
     @usableFromInline var hop: SerialHop<Result<Value, ChannelEnd>>?
-    private let attachment = Locked<Attachment>(Attachment())
+    @usableFromInline let attachment = Locked<Attachment>(Attachment())
 
     /// Strong references, dropped when the output is cancelled or ends: weak ones would give the
     /// consumer and the node side tables, and every retain of them on the delivery path would
     /// take the runtime's slow path.
-    private struct Attachment {
-        var consumer: ChannelConsumer<Value>?
-        var node: Channel<Value>?
-        var retainedOutput: AnyObject?
+    @usableFromInline
+    struct Attachment {
+        @usableFromInline var consumer: ChannelConsumer<Value>?
+        @usableFromInline var node: Channel<Value>?
+        @usableFromInline var retainedOutput: AnyObject?
+
+        @inlinable
+        init() {}
     }
 
     @inlinable
@@ -66,7 +71,7 @@ final class OutputLink<Value>: @unchecked Sendable {
     @inlinable
     var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
-    @usableFromInline
+    @inlinable
     func attached(_ consumer: ChannelConsumer<Value>, to node: Channel<Value>) {
         attachment.withLock {
             $0.consumer = consumer
@@ -74,12 +79,13 @@ final class OutputLink<Value>: @unchecked Sendable {
         }
     }
 
+    @inlinable
     func keepAlive(_ output: AnyObject) {
         attachment.withLock { $0.retainedOutput = output }
     }
 
     /// The output was cancelled: stop, and detach from the node (A6).
-    @usableFromInline
+    @inlinable
     func cancel() {
         stopped.store(true, ordering: .releasing)
         hop?.stop()
@@ -93,7 +99,7 @@ final class OutputLink<Value>: @unchecked Sendable {
     }
 
     /// The end arrived: stop, and let a self-retained output go.
-    @usableFromInline
+    @inlinable
     func ended() {
         stopped.store(true, ordering: .releasing)
         let released = attachment.withLock { attachment -> Attachment in

@@ -51,7 +51,7 @@ extension Channel {
         _ = attachOutput(consumer, link: link, keepingItAlive: true)
     }
 
-    @usableFromInline
+    @inlinable
     func attachOutput(
         _ consumer: ChannelConsumer<Value>, link: OutputLink<Value>, keepingItAlive: Bool
     ) -> ChannelOutput<Value> {
