@@ -128,8 +128,9 @@ struct ChannelScenarios<Input: Sendable, Output>: Sendable {
         run.subscribe()
         guard let input = run.waitForInput(after: "subscribing") else { return }
         for value in values { run.send(value, on: input) }
+        let deactivations = run.deactivations
         run.send(end, on: input)
-        if !wait(upTo: options.deadline, until: { run.deactivations > 0 }) {
+        if !wait(upTo: options.deadline, until: { run.deactivations > deactivations }) {
             run.violation(.a3, "the source's stream ended, but its closure never got nil")
         }
     }
@@ -143,10 +144,11 @@ struct ChannelScenarios<Input: Sendable, Output>: Sendable {
         let firstValues = Array(values.prefix(2))
         for value in firstValues { run.send(value, on: first) }
         let firstOutputs = run.outputs
+        let deactivations = run.deactivations
         run.cancelOutput()
         if eager {
             // Declared: the operator keeps its upstream active without outputs.
-            if run.deactivations > 0 {
+            if run.deactivations > deactivations {
                 run.violation(
                     .a6,
                     "the operator is declared to keep its upstream active (activatesUpstreamAtCreation), but releasing its output deactivated the source"
@@ -156,7 +158,7 @@ struct ChannelScenarios<Input: Sendable, Output>: Sendable {
             run.subscribe()
             return
         }
-        guard wait(upTo: options.deadline, until: { run.deactivations > 0 }) else {
+        guard wait(upTo: options.deadline, until: { run.deactivations > deactivations }) else {
             run.violation(.a6, "the output was released, but the source stayed active: its closure never got nil")
             reSubscribeWithStaleInput(first, run, checkFresh: false)
             return
@@ -167,8 +169,9 @@ struct ChannelScenarios<Input: Sendable, Output>: Sendable {
         } else if run.tapped.count > tappedBefore {
             run.violation(.a5, "a value sent on the input of a deactivated source reached the operator")
         }
+        let activations = run.activations
         reSubscribeWithStaleInput(first, run, checkFresh: true)
-        guard run.activations == 2, let second = run.currentInput, second !== first else { return }
+        guard run.activations == activations + 1, let second = run.currentInput, second !== first else { return }
         for value in firstValues { run.send(value, on: second) }
         let secondOutputs = run.outputs
         if secondOutputs != firstOutputs {
@@ -183,9 +186,10 @@ struct ChannelScenarios<Input: Sendable, Output>: Sendable {
     /// new output (A10); with `checkFresh`, the source must have been activated afresh (A3).
     private func reSubscribeWithStaleInput(_ first: ChannelInput<Input>, _ run: Run, checkFresh: Bool) {
         run.resetOutput()
+        let activations = run.activations
         run.subscribe()
         if checkFresh {
-            let fresh = wait(upTo: options.deadline, until: { run.activations >= 2 })
+            let fresh = wait(upTo: options.deadline, until: { run.activations > activations })
             if !fresh {
                 run.violation(.a3, "re-subscribing did not activate the source afresh: its closure got no new input")
             } else if run.currentInput === first {
@@ -220,12 +224,12 @@ struct ChannelScenarios<Input: Sendable, Output>: Sendable {
         let second = run.secondOutputs
         let isMulti = channel is ChannelMulti<Output>
         if !isMulti {
-            if secondAtOnce.count != 1 || !Run.isDuplicate(secondAtOnce[0]) {
+            if options.returnsMulti {
                 run.violation(
-                    .a4,
-                    options.returnsMulti
-                        ? "the operator is declared to return a multi, but its second output got \(secondAtOnce)"
-                        : "a second output of a plain channel got \(secondAtOnce) inside subscribe, not one duplicate error")
+                    .a4, "the operator is declared to return a multi (returnsMulti), but its second output got \(secondAtOnce)")
+            } else if secondAtOnce.count != 1 || !Run.isDuplicate(secondAtOnce[0]) {
+                run.violation(
+                    .a4, "a second output of a plain channel got \(secondAtOnce) inside subscribe, not one duplicate error")
             } else if second != secondAtOnce {
                 run.violation(.a4, "after its duplicate error, the second output got more: \(second)")
             }
@@ -381,13 +385,14 @@ struct ChannelScenarios<Input: Sendable, Output>: Sendable {
         }
         run.subscribe()
         guard let input = run.waitForInput(after: "subscribing") else { return }
+        let deactivations = run.deactivations
         for value in values { run.send(value, on: input) }
         if userCode, run.userCodeCalls == 0 {
             // The operator never ran its closure: nothing was cancelled from inside it.
             return
         }
         if !eager, run.outputs.count > 0 || userCode,
-            !wait(upTo: options.deadline, until: { run.deactivations > 0 })
+            !wait(upTo: options.deadline, until: { run.deactivations > deactivations })
         {
             run.violation(
                 .a6,

@@ -121,8 +121,13 @@ final class ChannelRun<Input: Sendable, Output>: UserCodeHooks {
 
     /// Runs `body` on a new kit thread and waits up to the deadline; a scenario that does not
     /// finish is reported by where it got stuck.
+    /// How many deadlines a scenario may take: it waits, one deadline at most each, for a few
+    /// things that must happen (an activation, a deactivation, an end, a replay's source).
+    static var deadlinesPerScenario: Double { 8 }
+
     func run(_ body: @escaping @Sendable (ChannelRun) -> Void) {
-        let finished = runOnNewThread(deadline: options.deadline) { [self] in
+        let limit = options.deadline * Self.deadlinesPerScenario
+        let finished = runOnNewThread(deadline: limit) { [self] in
             label(currentThreadAs: "sender 1")
             body(self)
         }
