@@ -86,6 +86,7 @@ enum ContractMatrix {
                     "| `\(operatorCase.name)` | \(operatorCase.form.rawValue) | " + cells.joined(separator: " | ") + " |")
             }
         }
+        lines += channelSection()
         lines += ["", "## Known issues", ""]
         var issues: [(issue: KnownIssue, forms: [String])] = []
         var unexpected: [String] = []
@@ -117,6 +118,42 @@ enum ContractMatrix {
         }
         lines.append("")
         return lines.joined(separator: "\n")
+    }
+
+    /// The Channels section: every built-in channel operator (`BuiltInChannelOperators.all`)
+    /// against the clauses `ChannelContract` checks.
+    static func channelSection() -> [String] {
+        let rows = BuiltInChannelOperators.all.map { ($0, $0.report) }
+        let columns = Set(rows.flatMap { $0.1.clausesChecked }).sorted()
+        var lines = [
+            "",
+            "## Channels",
+            "",
+            "The built-in operators of `RivuletChannels`, checked by `ChannelContract.verify` against the activation",
+            "clauses (A1–A10) and the event clauses channels share with signals. Declared in",
+            "`Tests/RivuletContractsTests/BuiltInOperators/ChannelOperatorsContractTests.swift`, one line per operator;",
+            "the options column is what each is declared to do (and the kit checks the declaration).",
+            "",
+            "| Operator | Options | " + columns.map(\.id).joined(separator: " | ") + " |",
+            "|---|---|" + String(repeating: ":-:|", count: columns.count),
+        ]
+        for (operatorCase, report) in rows {
+            var declared: [String] = []
+            if operatorCase.options.returnsMulti { declared.append("multi") }
+            if operatorCase.options.activatesUpstreamAtCreation { declared.append("eager") }
+            if operatorCase.options.swallowsInputEnds { declared.append("swallows ends") }
+            let cells = columns.map { clause in
+                report.violatedClauses.contains(clause) ? "✗" : "✓"
+            }
+            lines.append(
+                "| `\(operatorCase.name)` | \(declared.isEmpty ? "—" : declared.joined(separator: ", ")) | "
+                    + cells.joined(separator: " | ") + " |")
+        }
+        let broken = rows.filter { !$0.1.isConforming }.map { "`\($0.0.name)`" }
+        if !broken.isEmpty {
+            lines += ["", "Broken (the channel tests fail on them): " + broken.joined(separator: ", ") + "."]
+        }
+        return lines
     }
 
     /// The clauses shown as broken: those the report broke, and those of an intermittent known

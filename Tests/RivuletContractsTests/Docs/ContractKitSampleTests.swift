@@ -1,4 +1,5 @@
 import Rivulet
+import RivuletChannels
 import RivuletContracts
 import Testing
 
@@ -92,6 +93,28 @@ extension Signal {
     let report = OperatorContract.verify("summed", inputs: [1, 2, 3]) {
         (left: Signal<Int, ContractError>, right: Signal<Int, ContractError>) in
         left.combineLatest(with: right).map { $0 + $1 }
+    }
+    #expect(report.isConforming, "\(report)")
+}
+
+@Test func tripledChannelKeepsTheContracts() {
+    let report = ChannelContract.verify("tripled") { (channel: Channel<Int>) in
+        channel.map { $0 * 3 }
+    }
+    #expect(report.isConforming, "\(report)")
+}
+
+@Test func scaledChannelCallsItsClosureSafely() {
+    let report = ChannelContract.verify("scaled", inputs: [1, 2, 3]) { (channel: Channel<Int>, probe: UserCodeProbe) in
+        channel.map(probe.wrap { $0 * 10 })
+    }
+    #expect(report.isConforming, "\(report)")
+}
+
+@Test func latestChannelKeepsTheContracts() {
+    let options = ChannelContractOptions(returnsMulti: true, activatesUpstreamAtCreation: true)
+    let report = ChannelContract.verify("latest", options: options) { (channel: Channel<Int>) in
+        channel.continuous()
     }
     #expect(report.isConforming, "\(report)")
 }

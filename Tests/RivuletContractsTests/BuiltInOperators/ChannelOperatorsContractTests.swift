@@ -1,0 +1,96 @@
+import RivuletChannels
+import RivuletContracts
+import Testing
+
+/// One built-in channel operator as the kit checks it: its name, how to apply it to the kit's
+/// channel, and the options that describe it.
+struct ChannelOperatorCase: Sendable, CustomTestStringConvertible {
+    let name: String
+    let options: ChannelContractOptions
+    let check: @Sendable (_ name: String, _ options: ChannelContractOptions) -> ContractReport
+
+    var testDescription: String { name }
+
+    var report: ContractReport { check(name, options) }
+
+    /// An operator on `Int` channels (inputs 1, 2, 3, 4).
+    static func op<O>(
+        _ name: String, _ options: ChannelContractOptions = .default,
+        _ apply: @escaping @Sendable (Channel<Int>) -> Channel<O>
+    ) -> ChannelOperatorCase {
+        ChannelOperatorCase(name: name, options: options) { ChannelContract.verify($0, options: $1, apply) }
+    }
+
+    /// An operator whose closures are wrapped in the kit's probe.
+    static func probed<O>(
+        _ name: String, _ options: ChannelContractOptions = .default,
+        _ apply: @escaping @Sendable (Channel<Int>, UserCodeProbe) -> Channel<O>
+    ) -> ChannelOperatorCase {
+        ChannelOperatorCase(name: name, options: options) { ChannelContract.verify($0, options: $1, apply) }
+    }
+}
+
+/// Rivulet's built-in channel operators, one line each. Add a line for every new operator; the
+/// test below and Docs/ContractMatrix.md (section Channels) pick it up.
+enum BuiltInChannelOperators {
+    /// Multis that activate their upstream as soon as they are made.
+    static let eagerMulti = ChannelContractOptions(returnsMulti: true, activatesUpstreamAtCreation: true)
+    /// Multis that activate their upstream with their first output.
+    static let lazyMulti = ChannelContractOptions(returnsMulti: true)
+
+    static let all: [ChannelOperatorCase] = [
+        .probed("transform") { c, p in c.transform(p.wrap { (r: Result<Int, ChannelEnd>) in ChannelNext.result(r) }) },
+        .probed("transform(initialState:)") { c, p in
+            c.transform(initialState: 0) { (s: inout Int, r: Result<Int, ChannelEnd>) -> ChannelNext<Int> in
+                guard case let .success(v) = r else { return .result(r) }
+                s += p.wrap { (x: Int) in x }(v)
+                return .value(s)
+            }
+        },
+        .probed("map") { c, p in c.map(p.wrap { $0 * 2 }) },
+        .probed("map(initialState:)") { c, p in
+            c.map(initialState: 0) { (s: inout Int, v: Int) -> Int in
+                s += p.wrap { (x: Int) in x }(v)
+                return s
+            }
+        },
+        .probed("filter") { c, p in c.filter(p.wrap { $0 % 2 == 0 }) },
+        .probed("filter(matching:)") { c, p in c.filter(matching: p.wrap { $0 > 1 }) },
+        .probed("compactMap") { c, p in c.compactMap(p.wrap { $0 == 3 ? nil : $0 * 10 }) },
+        .probed("compactMap(initialState:)") { c, p in
+            c.compactMap(initialState: 0) { (s: inout Int, v: Int) -> Int? in
+                s += p.wrap { (x: Int) in x }(v)
+                return s % 2 == 0 ? s : nil
+            }
+        },
+        .op("continuous", eagerMulti) { $0.continuous() },
+        .op("continuous(initialValue:)", eagerMulti) { $0.continuous(initialValue: 0) },
+        .op("continuousWhileActive", lazyMulti) { $0.continuousWhileActive() },
+        .op("playback", eagerMulti) { $0.playback() },
+        .op("multicast", lazyMulti) { $0.multicast() },
+        .probed("customActivation", eagerMulti) { c, p in
+            c.customActivation { (values: inout [Int], end: inout ChannelEnd?, r: Result<Int, ChannelEnd>) in
+                switch r {
+                case let .success(v): values = [p.wrap { (x: Int) in x }(v)]
+                case let .failure(e): end = e
+                }
+            }
+        },
+        .probed("reduce", eagerMulti) { c, p in c.reduce(initialState: 0, p.wrap { $0 + $1 }) },
+    ]
+}
+
+@Suite("Contract kit: built-in channel operators")
+struct ChannelOperatorsContractTests {
+    @Test(arguments: BuiltInChannelOperators.all)
+    func keepsTheActivationContracts(_ operatorCase: ChannelOperatorCase) {
+        let report = operatorCase.report
+        #expect(report.isConforming, "\(report)")
+        #expect(report.clausesChecked.contains(.a1) && report.clausesChecked.contains(.a9))
+    }
+
+    @Test func everyOperatorIsListedOnce() {
+        let names = BuiltInChannelOperators.all.map(\.name)
+        #expect(Set(names).count == names.count, "duplicate channel operators: \(names)")
+    }
+}
