@@ -20,4 +20,4 @@ total() {
 }
 one=$(total "$n")
 two=$(total $((2 * n)))
-python3 -c "print(f'$mode: {($two - $one) / ($n * $per):.1f} instructions per operation ($one at n=$n, $two at n=$((2 * n))')"
+python3 -c "print(f'$mode: {($two - $one) / ($n * $per):.1f} instructions per operation ($one at n=$n, $two at n=$((2 * n)))')"
