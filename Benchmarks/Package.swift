@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Rivulet's benchmarks: the same workloads for Rivulet, OpenCombine and plain Swift closures.
+// Rivulet's benchmarks: the same workloads for Rivulet, OpenCombine and plain Swift closures, and
+// Rivulet's activation channels (RivuletChannels) against its core `Signal` and plain closures.
 // A separate package, so that the root package keeps no dependencies.
 //
 // - `swift run -c release --package-path Benchmarks compare` prints one Markdown table with
@@ -26,6 +27,7 @@ let package = Package(
             name: "Workloads",
             dependencies: [
                 .product(name: "Rivulet", package: rivuletPackage),
+                .product(name: "RivuletChannels", package: rivuletPackage),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             ]

@@ -11,7 +11,10 @@ let package = Package(
         .target(name: "MallocCounter"),
         .executableTarget(
             name: "SendProbe",
-            dependencies: ["MallocCounter", .product(name: "Rivulet", package: "Rivulet")]
+            dependencies: [
+                "MallocCounter", .product(name: "Rivulet", package: "Rivulet"),
+                .product(name: "RivuletChannels", package: "Rivulet"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

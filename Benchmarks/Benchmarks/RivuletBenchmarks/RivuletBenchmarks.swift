@@ -2,7 +2,8 @@ import Benchmark
 import Workloads
 
 // The workloads of `compare`, under ordo-one/benchmark: `swift package benchmark` from the
-// Benchmarks folder reports wall time, malloc counts and peak memory per workload and library.
+// Benchmarks folder reports wall time, malloc counts and peak memory per workload and library
+// (and per channel workload: RivuletChannels).
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
@@ -24,6 +25,18 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(run(benchmark.scaledIterations.count))
                 benchmark.stopMeasurement()
             }
+        }
+    }
+    // The channel workloads; their core and baseline runs are the core workloads' above.
+    for workload in ChannelWorkload.all {
+        Benchmark(
+            "\(workload.id) \(workload.name) [channels]",
+            configuration: .init(scalingFactor: .kilo)
+        ) { benchmark in
+            let run = workload.channels()
+            benchmark.startMeasurement()
+            blackHole(run(benchmark.scaledIterations.count))
+            benchmark.stopMeasurement()
         }
     }
 }

@@ -4,7 +4,8 @@ import MemoryCounter
 import Workloads
 
 // Runs every workload for Rivulet, OpenCombine and the plain-closure baseline in one process and
-// prints one Markdown table with the ratios and the targets.
+// prints one Markdown table with the ratios and the targets; then the channel workloads
+// against the core and the baseline, in a second table (ChannelTable.swift).
 //
 //     swift run -c release --package-path Benchmarks compare
 
@@ -47,16 +48,22 @@ func format(_ value: Double, decimals: Int = 1) -> String {
 
 func verdict(_ met: Bool) -> String { met ? "✅" : "❌" }
 
-let filter = CommandLine.arguments.dropFirst().first.flatMap(Int.init)
+// No argument: both tables. A number: that core workload. "channels": the channel table alone;
+// "C1"…"C5": that channel workload.
+let argument = CommandLine.arguments.dropFirst().first
+let filter = argument.flatMap(Int.init)
+let channelsOnly = argument == "channels" || argument?.hasPrefix("C") == true
 let host = ProcessInfo.processInfo
 print("Rivulet benchmarks, \(Date()), \(host.activeProcessorCount) cores, \(host.operatingSystemVersionString)")
 print("Best of 5 runs per cell, each after a warm-up; release build; ns and allocations per operation.")
-print()
-print(
-    "| # | workload | per | Rivulet ns | OpenCombine ns | baseline ns | Rivulet/OpenCombine | Rivulet/baseline | Rivulet allocs | OpenCombine allocs | Rivulet live B | OpenCombine live B | targets |"
-)
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for workload in Workload.all where filter == nil || filter == workload.number {
+if !channelsOnly {
+    print()
+    print(
+        "| # | workload | per | Rivulet ns | OpenCombine ns | baseline ns | Rivulet/OpenCombine | Rivulet/baseline | Rivulet allocs | OpenCombine allocs | Rivulet live B | OpenCombine live B | targets |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+}
+for workload in Workload.all where !channelsOnly && (filter == nil || filter == workload.number) {
     let rivulet = measure(workload.rivulet, operations: workload.operations)
     let openCombine = workload.openCombine.map { measure($0, operations: workload.operations) }
     let baseline = measure(workload.baseline, operations: workload.operations)
@@ -90,4 +97,8 @@ for workload in Workload.all where filter == nil || filter == workload.number {
     columns.append(openCombine.map { format($0.liveBytes, decimals: 0) } ?? notAvailable)
     columns.append(targets.joined(separator: "; "))
     print("| " + columns.joined(separator: " | ") + " |")
+}
+
+if argument == nil || channelsOnly {
+    printChannelTable(only: argument == "channels" ? nil : argument)
 }

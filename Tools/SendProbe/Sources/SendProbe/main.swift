@@ -34,14 +34,16 @@ func measure(_ name: String, observers: Int, sends: Int) {
 }
 
 // Each mode is its own function, so that what the optimizer inlines into one mode does not
-// depend on the code of the others.
+// depend on the code of the others. The channel modes (`channel-…`) are in ChannelModes.swift.
+runChannelMode()
+
 @inline(never)
 func probe_profile_start() {
     // For `valgrind --tool=callgrind`: cold starts of a 10-value producer with map+filter.
     let sink = Sink()
     let tenValues = SignalProducer<Int, Never>(values: Array(0..<10))
         .map { (value: Int) in value &* 2 }.filter { (value: Int) in value != 6 }
-    for _ in 0..<10_000 { tenValues.startWithValues { sink.total &+= $0 } }
+    for _ in 0..<modeCount(10_000) { tenValues.startWithValues { sink.total &+= $0 } }
     precondition(sink.total != 42, "keep the sink alive")
     exit(0)
 }
@@ -196,7 +198,7 @@ if CommandLine.arguments.contains("combining-allocs") { probe_combining_allocs()
 @inline(never)
 func probe_profile_fanout() {
     // For `valgrind --tool=callgrind`: sends to 100 observers.
-    measure("send, 100 observers", observers: 100, sends: 5_000)
+    measure("send, 100 observers", observers: 100, sends: modeCount(5_000))
     exit(0)
 }
 if CommandLine.arguments.contains("profile-fanout") { probe_profile_fanout() }
@@ -204,10 +206,23 @@ if CommandLine.arguments.contains("profile-fanout") { probe_profile_fanout() }
 @inline(never)
 func probe_profile() {
     // For `valgrind --tool=callgrind`: one workload, small enough to run under the simulator.
-    measure("send, 1 observer", observers: 1, sends: 100_000)
+    measure("send, 1 observer", observers: 1, sends: modeCount(100_000))
     exit(0)
 }
 if CommandLine.arguments.contains("profile") { probe_profile() }
+
+@inline(never)
+func probe_profile_churn() {
+    // For `valgrind --tool=callgrind`: observe then dispose one observer on a signal.
+    let sink = Sink()
+    let (signal, input) = Signal<Int, Never>.pipe()
+    signal.observeValues { sink.total &+= $0 }?.dispose() // grows the observer list once
+    for _ in 0..<modeCount(100_000) { signal.observeValues { sink.total &+= $0 }?.dispose() }
+    withExtendedLifetime(input) {}
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+if CommandLine.arguments.contains("profile-churn") { probe_profile_churn() }
 
 print("| workload | ns per send | ns per delivery | mallocs per send |")
 print("|---|---|---|---|")

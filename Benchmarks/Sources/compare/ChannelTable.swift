@@ -1,0 +1,38 @@
+import Workloads
+
+// The channel workloads (RivuletChannels) against the same workloads on Rivulet's core `Signal`
+// and on plain closures, in a second table.
+
+/// Prints the channel table; `only` keeps one workload ("C1"…"C5").
+func printChannelTable(only: String?) {
+    print()
+    print("Activation channels (RivuletChannels) against the core `Signal` of the same shape.")
+    print()
+    print(
+        "| # | workload | per | channels ns | core ns | baseline ns | channels/core | channels/baseline | channels allocs | core allocs | targets |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for workload in ChannelWorkload.all where only == nil || only == workload.id {
+        let channels = measure(workload.channels, operations: workload.operations)
+        let core = measure(workload.core.rivulet, operations: workload.operations)
+        let baseline = measure(workload.core.baseline, operations: workload.operations)
+
+        let ratio = channels.nanoseconds / core.nanoseconds
+        var targets = ["≤\(format(workload.maxCoreRatio))× core \(verdict(ratio <= workload.maxCoreRatio))"]
+        if let allocations = workload.maxAllocations {
+            targets.append("≤\(format(allocations, decimals: 0)) allocs \(verdict(channels.allocations <= allocations))")
+        } else {
+            targets.append("allocs ≤ core's \(verdict(channels.allocations <= core.allocations))")
+        }
+        if let note = workload.note { targets.append("(\(note))") }
+
+        let columns: [String] = [
+            workload.id, workload.name, workload.operation,
+            format(channels.nanoseconds), format(core.nanoseconds), format(baseline.nanoseconds),
+            format(ratio, decimals: 2), format(channels.nanoseconds / baseline.nanoseconds, decimals: 2),
+            format(channels.allocations, decimals: 2), format(core.allocations, decimals: 2),
+            targets.joined(separator: "; "),
+        ]
+        print("| " + columns.joined(separator: " | ") + " |")
+    }
+}
