@@ -33,12 +33,21 @@ public struct ChannelContractOptions: Sendable {
     /// `cancelled`.
     public var swallowsInputEnds: Bool
 
+    /// The operator documents that it turns its input's end into a value and then completes
+    /// (`materialize`). A7 then requires that releasing the input ends the output with `complete`
+    /// after at least one more value, instead of ending it with `cancelled`.
+    public var turnsInputEndsIntoValues: Bool
+
+    /// Options describing a channel operator; see each property.
+    ///
+    /// - Precondition: `deadline` is greater than 0 and `senderThreads` is 2 or more.
     public init(
         deadline: Double = 5,
         senderThreads: Int = 3,
         returnsMulti: Bool = false,
         activatesUpstreamAtCreation: Bool = false,
-        swallowsInputEnds: Bool = false
+        swallowsInputEnds: Bool = false,
+        turnsInputEndsIntoValues: Bool = false
     ) {
         precondition(
             deadline > 0, "RivuletContracts: ChannelContractOptions.init: deadline is \(deadline); it must be greater than 0")
@@ -50,6 +59,7 @@ public struct ChannelContractOptions: Sendable {
         self.returnsMulti = returnsMulti
         self.activatesUpstreamAtCreation = activatesUpstreamAtCreation
         self.swallowsInputEnds = swallowsInputEnds
+        self.turnsInputEndsIntoValues = turnsInputEndsIntoValues
     }
 
     public static let `default` = ChannelContractOptions()

@@ -87,12 +87,20 @@ final class MultiFanOut<Value> {
         if case let .custom(updater) = policy {
             updater(&customValues, &customEnd, result)
         }
+        var previous: Value?
         let (branches, dropped) = state.withLock { state -> (ContiguousArray<Branch>, [Value]) in
             var dropped: [Value] = []
             switch (policy, result) {
             case let (.latest, .success(value)):
-                swap(&dropped, &state.activationValues)
-                state.activationValues.append(value)
+                if state.activationValues.count == 1 {
+                    // Replace in place, so that a steady stream allocates nothing; the old value
+                    // is released after the lock.
+                    previous = state.activationValues[0]
+                    state.activationValues[0] = value
+                } else {
+                    swap(&dropped, &state.activationValues)
+                    state.activationValues.append(value)
+                }
             case let (.all, .success(value)):
                 state.activationValues.append(value)
             case (.custom, _):
@@ -109,7 +117,7 @@ final class MultiFanOut<Value> {
             }
             return (state.branches, dropped)
         }
-        withExtendedLifetime(dropped) {}
+        withExtendedLifetime((dropped, previous)) {}
         for branch in branches {
             branch.node.deliver(result, generation: branch.generation)
         }

@@ -20,14 +20,38 @@ final class MultiInputSource<Value>: ChannelSourceBehaviour {
         var nextID = 0
         /// The node and its activation, while active.
         var activation: (node: Channel<Value>, generation: UInt)?
+        /// How the last source to end ended.
+        var lastSourceEnd: ChannelEnd?
+    }
+
+    /// How the channel ends when its last source ends (and the source's own end did not).
+    enum LastSourceRule {
+        /// It does not end.
+        case staysOpen
+        /// It ends with this end (a merged input's `onLastInputClosed`).
+        case endsWith(ChannelEnd)
+        /// It ends the way the last source did (`merge`: complete after the last completes,
+        /// cancelled after the last is cancelled).
+        case endsLikeTheLastSource
+
+        func end(after sourceEnd: ChannelEnd) -> ChannelEnd? {
+            switch self {
+            case .staysOpen: return nil
+            case let .endsWith(end): return end
+            case .endsLikeTheLastSource: return sourceEnd
+            }
+        }
     }
 
     private let state = Locked(State())
-    /// The end the channel takes when its last source ends, if any.
-    private let onLastInputClosed: ChannelEnd?
+    private let lastSourceRule: LastSourceRule
 
     init(onLastInputClosed: ChannelEnd?) {
-        self.onLastInputClosed = onLastInputClosed
+        lastSourceRule = onLastInputClosed.map { .endsWith($0) } ?? .staysOpen
+    }
+
+    init(lastSourceRule: LastSourceRule) {
+        self.lastSourceRule = lastSourceRule
     }
 
     // MARK: Sources
@@ -61,8 +85,8 @@ final class MultiInputSource<Value>: ChannelSourceBehaviour {
             state.activation = (node, generation)
             return state.entries
         }
-        if entries.isEmpty, let onLastInputClosed, state.withLock({ $0.nextID > 0 }) {
-            node.deliver(.failure(onLastInputClosed), generation: generation)
+        if entries.isEmpty, let lastEnd = state.withLock({ $0.lastSourceEnd }), let end = lastSourceRule.end(after: lastEnd) {
+            node.deliver(.failure(end), generation: generation)
             return
         }
         for entry in entries {
@@ -133,13 +157,14 @@ final class MultiInputSource<Value>: ChannelSourceBehaviour {
         let outcome = state.withLock { state -> (propagate: Bool, wasLast: Bool)? in
             guard let index = state.entries.firstIndex(where: { $0.id == entryID }) else { return nil }
             let entry = state.entries.remove(at: index)
+            state.lastSourceEnd = end
             return (entry.propagation.propagates(end), state.entries.isEmpty)
         }
         guard let outcome else { return }
         if outcome.propagate {
             node.deliver(.failure(end), generation: generation)
-        } else if outcome.wasLast, let onLastInputClosed {
-            node.deliver(.failure(onLastInputClosed), generation: generation)
+        } else if outcome.wasLast, let lastEnd = lastSourceRule.end(after: end) {
+            node.deliver(.failure(lastEnd), generation: generation)
         }
     }
 }

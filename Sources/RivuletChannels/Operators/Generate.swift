@@ -32,7 +32,13 @@ extension Channel {
         preclosed(values: [], end: end)
     }
 
-    static func preclosed(values: [Value], end: ChannelEnd) -> ChannelMulti<Value> {
+    /// A multi that has already ended: each output receives the elements of `values`, then `end`.
+    ///
+    /// - Parameters:
+    ///   - values: The values every output receives.
+    ///   - end: The end that follows them.
+    /// - Returns: The ended multi.
+    public static func preclosed(values: [Value], end: ChannelEnd = .complete) -> ChannelMulti<Value> {
         let fanOut = MultiFanOut(policy: .all, initialValues: values, end: end)
         let multi = ChannelMulti(source: .inert(), fanOut: fanOut)
         fanOut.multi = multi

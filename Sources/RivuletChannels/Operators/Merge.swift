@@ -1,6 +1,7 @@
 extension Channel {
-    /// A channel of the values of every source, in the order they arrive. It completes once
-    /// every source has ended, and fails as soon as one fails (an `.other` end).
+    /// A channel of the values of every source, in the order they arrive. It fails as soon as
+    /// one source fails (an `.other` end); otherwise it ends when its last source ends, the way
+    /// that source ended (`.complete`, or `.cancelled` if its input was released).
     ///
     /// - Parameter sources: The channels to merge.
     /// - Returns: The merged channel.
@@ -17,7 +18,7 @@ extension Channel {
     }
 
     static func merge(sources: [Channel<Value>]) -> Channel<Value> {
-        let inputs = MultiInputSource<Value>(onLastInputClosed: .complete)
+        let inputs = MultiInputSource<Value>(lastSourceRule: .endsLikeTheLastSource)
         for source in sources {
             inputs.add(source, propagation: .errors, removeOnDeactivate: false)
         }

@@ -62,7 +62,11 @@ struct ChannelScenarios<Input: Sendable, Output>: Sendable {
             ),
             (options.returnsMulti ? "a second output (a multi by declaration)" : "a second output", false, secondOutput),
             (
-                options.swallowsInputEnds ? "input released (ends swallowed by declaration)" : "input released", false,
+                options.swallowsInputEnds
+                    ? "input released (ends swallowed by declaration)"
+                    : options.turnsInputEndsIntoValues
+                        ? "input released (ends turned into values by declaration)" : "input released",
+                false,
                 inputReleased
             ),
             ("a send from inside the handler", false, sendFromInsideTheHandler),
@@ -258,6 +262,7 @@ struct ChannelScenarios<Input: Sendable, Output>: Sendable {
         run.subscribe()
         guard run.waitForInput(after: "subscribing") != nil else { return }
         for value in values.prefix(2) { run.send(value, on: run.currentInput) }
+        let outputsBefore = run.outputs.count
         run.kitCall(.action, "release the source's input") {
             let inputs = run.takeInputs()
             withExtendedLifetime(inputs) {}
@@ -272,6 +277,15 @@ struct ChannelScenarios<Input: Sendable, Output>: Sendable {
         }
         _ = wait(upTo: options.deadline, until: { run.ended })
         let last = run.outputs.last
+        if options.turnsInputEndsIntoValues {
+            if !run.ended || last != "complete" || run.outputs.count < outputsBefore + 2 {
+                run.violation(
+                    .a7,
+                    "the operator is declared to turn its input's end into a value and complete (turnsInputEndsIntoValues), but after the input was released the output showed \(Array(run.outputs.dropFirst(outputsBefore)))"
+                )
+            }
+            return
+        }
         if !run.ended {
             run.violation(.a7, "the source's input was released, but the output did not end")
         } else if last != "cancelled" {

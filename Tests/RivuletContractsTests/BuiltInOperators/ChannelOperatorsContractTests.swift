@@ -77,6 +77,51 @@ enum BuiltInChannelOperators {
             }
         },
         .probed("reduce", eagerMulti) { c, p in c.reduce(initialState: 0, p.wrap { $0 + $1 }) },
+        // An end becomes a value followed by `.complete`: the input's end is turned, not forwarded.
+        .op("materialize", ChannelContractOptions(turnsInputEndsIntoValues: true)) { $0.materialize().map { "\($0)" } },
+        .op("merge") { Channel.merge($0, Channel<Int>.preclosed(end: .complete)) },
+        .op("merge (instance)") { $0.merge(Channel<Int>.preclosed(end: .complete)) },
+        .probed("combine") { c, p in
+            c.combine(Channel<String>.preclosed(end: .complete)) { (either: EitherResult2<Int, String>) -> ChannelNext<Int> in
+                switch either {
+                case let .result1(.success(v)): return .value(p.wrap { (x: Int) in x }(v))
+                case let .result1(.failure(end)): return .end(end)
+                case .result2: return .none
+                }
+            }
+        },
+        .probed("combineLatestWith") { c, p in
+            let (input, side) = Channel<Int>.create { $0.continuous(initialValue: 100) }
+            return c.combineLatestWith(side) { a, b in withExtendedLifetime(input) { p.wrap { (x: Int) in x }(a + b) } }
+        },
+        .op("zip") { Channel.zip($0, Channel<Int>.preclosed(values: Array(100..<200), end: .complete)).map { $0 + $1 } },
+        .op("switchLatest") { $0.map { Channel<Int>.preclosed($0) }.switchLatest() },
+        .op("flatMap") { $0.flatMap { Channel<Int>.preclosed($0, $0) } },
+        .op("flatMapLatest") { $0.flatMapLatest { Channel<Int>.preclosed($0) } },
+        .op("concatMap") { $0.concatMap { Channel<Int>.preclosed($0) } },
+        .op("buffer(count:)") { $0.buffer(count: 2).map { $0.reduce(0, +) } },
+        .op("timeout (not reached)") { $0.timeout(interval: .seconds(3_600)) },
+        .op("cacheUntilActive", ChannelContractOptions(activatesUpstreamAtCreation: true)) { $0.cacheUntilActive() },
+        // `resend: .all`: with the default `.none` the captured activation values are, by design,
+        // not delivered again (A8), which A2's check would read as lost activation values.
+        .op("capture().resume(resend: .all)", ChannelContractOptions(activatesUpstreamAtCreation: true)) {
+            $0.capture().resume(resend: .all)
+        },
+        .op("junction().bind(to:)") { channel in
+            let (input, target) = Channel<Int>.create()
+            try? channel.junction().bind(to: input)
+            return target
+        },
+        .op("createMergedInput, closePropagation: .all") { channel in
+            let (input, merged) = Channel<Int>.createMergedInput()
+            input.add(channel, closePropagation: .all)
+            return merged.map { value in withExtendedLifetime(input) { value } }
+        },
+        .op("createMultiInput", ChannelContractOptions(swallowsInputEnds: true)) { channel in
+            let (input, merged) = Channel<Int>.createMultiInput()
+            input.add(channel)
+            return merged.map { value in withExtendedLifetime(input) { value } }
+        },
     ]
 }
 

@@ -93,6 +93,20 @@ import Testing
         #expect(forwarding.violatedClauses == [.a7], "\(forwarding)")
     }
 
+    @Test func declaredTurningEndsIntoValuesIsChecked_A7() {
+        let declared = ChannelContractOptions(deadline: 0.5, turnsInputEndsIntoValues: true)
+        let materializing = ChannelContract.verify("materialize", options: declared) { (channel: Channel<Int>) in
+            channel.materialize().map { "\($0)" }
+        }
+        #expect(materializing.isConforming, "\(materializing)")
+        #expect(materializing.scenarios.contains("input released (ends turned into values by declaration)"))
+        // A map forwards the end as it is: the declaration does not excuse it.
+        let forwarding = ChannelContract.verify("map, declared materializing", options: declared) { (channel: Channel<Int>) in
+            channel.map { $0 }
+        }
+        #expect(forwarding.violatedClauses == [.a7], "\(forwarding)")
+    }
+
     @Test func undeclaredEagerMultiIsCaught_A1_A4() {
         let report = ChannelContract.verify("continuous, undeclared") { (channel: Channel<Int>) in channel.continuous() }
         #expect(report.violatedClauses.contains(.a1) && report.violatedClauses.contains(.a4), "\(report)")
