@@ -98,6 +98,8 @@ import RivuletChannels
         let secondJunction = second.junction()
         try firstJunction.bind(to: targetInput)
         let log = ChannelLog<Int>()
+        // Kept so that releasing it does not end the target (A7).
+        let lastFresh = Shared<ChannelInput<Int>?>(nil)
         let finished = withWatchdog(seconds: 30, "stale value") {
             let output = target.subscribe { result in
                 log.append(result)
@@ -114,7 +116,7 @@ import RivuletChannels
                 thread.start()
                 sent.wait()
                 // Break that connection before the value is delivered: it is stale now.
-                _ = secondJunction.disconnect()
+                lastFresh.set(secondJunction.disconnect())
                 log.appendText("disconnected")
             }
             firstInput.send(value: 0)

@@ -54,9 +54,7 @@ import RivuletChannels
         input.send(value: 3)
         input.complete()
         scheduler.advance()
-        withKnownIssue("engine bug: the end releases a context processor's consumer before its hop ran", isIntermittent: true) {
-            #expect(log.all == ["10", "20", "30", "complete"])
-        }
+        #expect(log.all == ["10", "20", "30", "complete"])
         withExtendedLifetime(output) {}
     }
 
