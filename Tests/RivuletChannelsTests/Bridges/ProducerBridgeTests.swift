@@ -4,7 +4,7 @@ import RivuletChannels
 /// Bridges between channels and the core: `Channel(producer)`, `channel.producer`,
 /// `multi.property`.
 @Suite struct ProducerBridgeTests {
-    @Test("Channel(producer) maps completed to complete, failed to other, interrupted to cancelled")
+    @Test("E1 Channel(producer) maps completed to complete, failed to other, interrupted to cancelled")
     func producerEventMapping() {
         let completed = ChannelLog<Int>()
         let o1 = Channel(SignalProducer<Int, Never>([1])).subscribe(completed.handler)
@@ -25,7 +25,7 @@ import RivuletChannels
         withExtendedLifetime((o1, o2, o3, o4)) {}
     }
 
-    @Test("Channel(producer) starts the producer on activation and disposes of it on deactivation")
+    @Test("A1 Channel(producer) starts the producer on activation and disposes of it on deactivation")
     func producerLifecycle() {
         let starts = Shared(0)
         let disposals = Shared(0)
@@ -41,7 +41,7 @@ import RivuletChannels
         #expect(disposals.current == 1)
     }
 
-    @Test("channel.producer forwards values, complete as completed, other ends as failed")
+    @Test("E1 channel.producer forwards values, complete as completed, other ends as failed")
     func channelToProducer() {
         let (input, channel) = Channel<Int>.create()
         let events = Shared<[String]>([])
@@ -67,7 +67,7 @@ import RivuletChannels
         withExtendedLifetime((disposable, d2)) {}
     }
 
-    @Test("disposing a start of channel.producer cancels its output")
+    @Test("A6 disposing a start of channel.producer cancels its output")
     func producerDisposeCancels() {
         let (input, channel) = Channel<Int>.create()
         let disposable = channel.producer.start()
@@ -76,7 +76,7 @@ import RivuletChannels
         #expect(input.send(value: 2) == .disconnected)
     }
 
-    @Test("multi.property is nil without an activation value, else holds the latest value")
+    @Test("A2 multi.property is nil without an activation value, else holds the latest value")
     func multiProperty() {
         let (_, multicast) = Channel<Int>.create { $0.multicast() }
         #expect(multicast.property == nil)

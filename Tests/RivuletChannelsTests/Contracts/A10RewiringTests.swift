@@ -141,9 +141,10 @@ import RivuletChannels
         let detector = OverlapDetector()
         let output = target.subscribeValues { value in
             detector.enter()
-            let source = value / 1_000_000
+            // Even values come from source 0, odd ones from source 1.
+            let source = value % 2
             if !bound.current[source] { late.withLock { $0[source] += 1 } }
-            received.withLock { $0[source].append(value % 1_000_000) }
+            received.withLock { $0[source].append(value / 2) }
             detector.leave()
         }
         let stop = Shared(false)
@@ -151,10 +152,10 @@ import RivuletChannels
         let finished = withWatchdog(seconds: 120, "rewiring under load") {
             runConcurrently(3) { thread in
                 if thread < 2 {
-                    var sequence = 0
-                    while !stop.current {
-                        sources[thread].input.send(value: thread * 1_000_000 + sequence)
-                        sequence += 1
+                    // Bounded: sends never wait (A9), so an unbounded sender faster than the
+                    // delivering thread would keep that thread draining its queue for ever.
+                    for sequence in 0..<300_000 where !stop.current {
+                        sources[thread].input.send(value: sequence * 2 + thread)
                     }
                 } else {
                     var input: ChannelInput<Int> = targetInput

@@ -3,7 +3,7 @@ import RivuletChannels
 
 /// `peek`, `cacheLatest` and `cacheUntilActive`.
 @Suite struct CachesTests {
-    @Test("peek reads a multi's activation value, or nil")
+    @Test("A8 peek reads a multi's activation value, or nil")
     func peekValues() {
         let (input, multi) = Channel<Int>.create { $0.continuous() }
         #expect(multi.peek() == nil)
@@ -16,7 +16,7 @@ import RivuletChannels
         #expect(multicast.peek() == nil)
     }
 
-    @Test("cacheLatest keeps the latest value, readable at any time; dispose stops it and keeps the value")
+    @Test("A1 cacheLatest keeps the latest value, readable at any time; dispose stops it and keeps the value")
     func cacheLatest() {
         let (input, channel) = Channel<Int>.create()
         let latest = channel.cacheLatest()
@@ -31,7 +31,7 @@ import RivuletChannels
         #expect(latest.latestValue == 2)
     }
 
-    @Test("cacheUntilActive activates at once and gives its first output every result so far, in order")
+    @Test("A8 cacheUntilActive activates at once and gives its first output every result so far, in order")
     func cacheUntilActive() {
         let (input, channel) = Channel<Int>.create()
         let cached = channel.cacheUntilActive()
@@ -46,7 +46,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("cacheUntilActive of a multi includes its activation values")
+    @Test("A8 cacheUntilActive of a multi includes its activation values")
     func cacheUntilActiveOfMulti() {
         let (input, multi) = Channel<Int>.create { $0.continuous(initialValue: 0) }
         let cached = multi.cacheUntilActive()

@@ -3,7 +3,7 @@ import RivuletChannels
 
 /// `combine` and `combineLatestWith`.
 @Suite struct CombineTests {
-    @Test("combineLatestWith emits once every side has a value, then on each new value")
+    @Test("A2 combineLatestWith emits once every side has a value, then on each new value")
     func combineLatestEmitsWhenBothHaveValues() {
         let (a, ca) = Channel<Int>.create()
         let (b, cb) = Channel<String>.create()
@@ -19,7 +19,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("combineLatestWith ends when a side ends, with that end")
+    @Test("E1 combineLatestWith ends when a side ends, with that end")
     func combineLatestEndsWithASide() {
         let (a, ca) = Channel<Int>.create()
         let (b, cb) = Channel<Int>.create()
@@ -32,7 +32,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("combineLatestWith: a throwing processor ends with other")
+    @Test("E2 combineLatestWith: a throwing processor ends with other")
     func combineLatestThrows() {
         let (a, ca) = Channel<Int>.create()
         let (b, cb) = Channel<Int>.create()
@@ -44,7 +44,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("combine hands every tagged result, ends included, to the processor, which decides the end")
+    @Test("E1 combine hands every tagged result, ends included, to the processor, which decides the end")
     func combineTagsResults() {
         let (a, ca) = Channel<Int>.create()
         let (b, cb) = Channel<String>.create()

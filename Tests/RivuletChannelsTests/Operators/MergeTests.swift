@@ -3,7 +3,7 @@ import RivuletChannels
 
 /// `merge`, multi inputs and merged inputs.
 @Suite struct MergeTests {
-    @Test("merge completes after its last source completes")
+    @Test("E1 merge completes after its last source completes")
     func mergeCompletesAfterLast() {
         let (a, ca) = Channel<Int>.create()
         let (b, cb) = Channel<Int>.create()
@@ -21,7 +21,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("merge fails at once when one source fails")
+    @Test("E2 merge fails at once when one source fails")
     func mergeFailsAtOnce() {
         let (a, ca) = Channel<Int>.create()
         let (b, cb) = Channel<Int>.create()
@@ -34,7 +34,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("a multi input: a source's end only detaches that source; cancel() ends with cancelled")
+    @Test("A7 a multi input: a source's end only detaches that source; cancel() ends with cancelled")
     func multiInputSources() {
         let (input, channel) = Channel<Int>.createMultiInput()
         let (a, ca) = Channel<Int>.create()
@@ -58,7 +58,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("a merged input with .errors lets other ends through but not complete")
+    @Test("E2 a merged input with .errors lets other ends through but not complete")
     func mergedErrors() {
         let (input, channel) = Channel<Int>.createMergedInput()
         let (a, ca) = Channel<Int>.create()
@@ -75,7 +75,7 @@ import RivuletChannels
         withExtendedLifetime((output, input)) {}
     }
 
-    @Test("a merged input with .none lets no end through; with .all every end")
+    @Test("E1 a merged input with .none lets no end through; with .all every end")
     func mergedNoneAndAll() {
         let (input, channel) = Channel<Int>.createMergedInput()
         let (a, ca) = Channel<Int>.create()
@@ -91,7 +91,7 @@ import RivuletChannels
         withExtendedLifetime((output, input)) {}
     }
 
-    @Test("a merged input's onLastInputClosed ends the channel when its last source ends")
+    @Test("E1 a merged input's onLastInputClosed ends the channel when its last source ends")
     func mergedOnLastInputClosed() {
         let (input, channel) = Channel<Int>.createMergedInput(onLastInputClosed: .complete)
         let (a, ca) = Channel<Int>.create()
@@ -108,7 +108,7 @@ import RivuletChannels
         withExtendedLifetime((output, input)) {}
     }
 
-    @Test("a merged input's removeOnDeactivate source is gone after deactivation")
+    @Test("A6 a merged input's removeOnDeactivate source is gone after deactivation")
     func mergedRemoveOnDeactivate() {
         let (input, channel) = Channel<Int>.createMergedInput()
         let (a, ca) = Channel<Int>.createMultiInput()

@@ -3,7 +3,7 @@ import RivuletChannels
 
 /// What each kind of multi remembers for outputs that join later.
 @Suite struct MultisTests {
-    @Test("continuous forgets its value at the end: a late output gets only the end")
+    @Test("A2 continuous forgets its value at the end: a late output gets only the end")
     func continuousForgetsAtEnd() {
         let (input, multi) = Channel<Int>.create { $0.continuous() }
         input.send(value: 1)
@@ -18,7 +18,7 @@ import RivuletChannels
         withExtendedLifetime((earlyOutput, lateOutput)) {}
     }
 
-    @Test("continuous(initialValue:) starts from the initial value until a value arrives")
+    @Test("A2 continuous(initialValue:) starts from the initial value until a value arrives")
     func continuousInitialValue() {
         let (input, multi) = Channel<Int>.create { $0.continuous(initialValue: 7) }
         let first = ChannelLog<Int>()
@@ -31,7 +31,7 @@ import RivuletChannels
         withExtendedLifetime((o1, o2)) {}
     }
 
-    @Test("playback keeps every value and the end")
+    @Test("A2 playback keeps every value and the end")
     func playbackKeepsAll() {
         let (input, multi) = Channel<Int>.create { $0.playback() }
         input.send(value: 1)
@@ -43,7 +43,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("multicast gives new outputs only what follows, and the end once there is one")
+    @Test("A2 multicast gives new outputs only what follows, and the end once there is one")
     func multicastNothingCached() {
         let (input, multi) = Channel<Int>.create { $0.multicast() }
         let first = ChannelLog<Int>()
@@ -61,7 +61,7 @@ import RivuletChannels
         withExtendedLifetime((o1, o2, o3)) {}
     }
 
-    @Test("customActivation serves what its updater left, end included")
+    @Test("A2 customActivation serves what its updater left, end included")
     func customActivationServesUpdaterState() {
         let (input, multi) = Channel<Int>.create {
             // Keep the last two even values; keep the end.
@@ -92,7 +92,7 @@ import RivuletChannels
         withExtendedLifetime((o1, o2, o3)) {}
     }
 
-    @Test("customActivation whose updater drops the end serves only values to late outputs")
+    @Test("A2 customActivation whose updater drops the end serves only values to late outputs")
     func customActivationDropsEnd() {
         let (input, multi) = Channel<Int>.create {
             $0.customActivation { values, _, result in
@@ -107,7 +107,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("reduce keeps a running state; a throw ends it with other")
+    @Test("E1 reduce keeps a running state; a throw ends it with other")
     func reduceState() {
         let (input, multi) = Channel<Int>.create {
             $0.reduce(initialState: 0) { state, value in
@@ -125,7 +125,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("preclosed gives every output its values and end")
+    @Test("A2 preclosed gives every output its values and end")
     func preclosed() {
         let multi = Channel<Int>.preclosed(1, 2, 3)
         for _ in 0..<2 {

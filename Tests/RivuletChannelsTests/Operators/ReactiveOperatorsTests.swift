@@ -5,7 +5,7 @@ import RivuletChannels
 /// Time operators on a `TestScheduler` (deterministic: no sleeps), and zip, switchLatest,
 /// materialize.
 @Suite struct ReactiveOperatorsTests {
-    @Test("timer starts counting at activation, then sends its value and completes")
+    @Test("A1 timer starts counting at activation, then sends its value and completes")
     func timerStartsAtActivation() {
         let scheduler = TestScheduler()
         let timer = Channel<Int>.timer(interval: .seconds(5), value: 7, context: Exec(scheduler))
@@ -19,7 +19,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("timer with no value only completes; each activation counts afresh")
+    @Test("A3 timer with no value only completes; each activation counts afresh")
     func timerWithoutValue() {
         let scheduler = TestScheduler()
         let timer = Channel<Int>.timer(interval: .seconds(2), context: Exec(scheduler))
@@ -37,7 +37,7 @@ import RivuletChannels
         withExtendedLifetime(o2) {}
     }
 
-    @Test("timeout ends with ChannelReactiveError.timeout when no value arrives in time; values reset it")
+    @Test("E2 timeout ends with ChannelReactiveError.timeout when no value arrives in time; values reset it")
     func timeoutResets() {
         let scheduler = TestScheduler()
         let (input, channel) = Channel<Int>.create()
@@ -54,7 +54,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("timeout without resetOnValue counts from activation only")
+    @Test("E2 timeout without resetOnValue counts from activation only")
     func timeoutNoReset() {
         let scheduler = TestScheduler()
         let (input, channel) = Channel<Int>.create()
@@ -68,7 +68,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("timeout passes the end through and stops counting")
+    @Test("E1 timeout passes the end through and stops counting")
     func timeoutPassesEnd() {
         let scheduler = TestScheduler()
         let (input, channel) = Channel<Int>.create()
@@ -80,7 +80,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("zip pairs values by position and ends when a side has ended and its values are used up")
+    @Test("E1 zip pairs values by position and ends when a side has ended and its values are used up")
     func zipPairs() {
         let (a, ca) = Channel<Int>.create()
         let (b, cb) = Channel<String>.create()
@@ -96,7 +96,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("zip fails at once when a side fails")
+    @Test("E2 zip fails at once when a side fails")
     func zipFails() {
         let (a, ca) = Channel<Int>.create()
         let (b, cb) = Channel<Int>.create()
@@ -108,7 +108,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("switchLatest follows the latest inner channel and cancels the previous one")
+    @Test("E4 switchLatest follows the latest inner channel and cancels the previous one")
     func switchLatestFollowsLatest() {
         let (outer, outerChannel) = Channel<Channel<Int>>.create()
         let (a, ca) = Channel<Int>.create()
@@ -127,7 +127,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("switchLatest ends at once on an inner failure")
+    @Test("E2 switchLatest ends at once on an inner failure")
     func switchLatestInnerFailure() {
         let (outer, outerChannel) = Channel<Channel<Int>>.create()
         let (a, ca) = Channel<Int>.create()
@@ -139,7 +139,7 @@ import RivuletChannels
         withExtendedLifetime((output, outer)) {}
     }
 
-    @Test("materialize turns every result, the end included, into a value, then completes")
+    @Test("E1 materialize turns every result, the end included, into a value, then completes")
     func materializeResults() {
         let (input, channel) = Channel<Int>.create()
         let log = ChannelLog<String>()

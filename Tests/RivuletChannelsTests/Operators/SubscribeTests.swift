@@ -4,7 +4,7 @@ import RivuletChannels
 /// Outputs: `subscribe`, `subscribeValues`, `subscribeWhile`, cancellation, and outputs and
 /// inputs as `Disposable`s.
 @Suite struct SubscribeTests {
-    @Test("subscribeValues reports values only")
+    @Test("E1 subscribeValues reports values only")
     func subscribeValuesOnly() {
         let (input, channel) = Channel<Int>.create()
         let log = ChannelLog<Int>()
@@ -15,7 +15,7 @@ import RivuletChannels
         #expect(output.isClosed)
     }
 
-    @Test("subscribeWhile keeps itself alive until the handler returns false")
+    @Test("A6 subscribeWhile keeps itself alive until the handler returns false")
     func subscribeWhileUntilFalse() {
         let (input, channel) = Channel<Int>.create()
         let log = ChannelLog<Int>()
@@ -37,7 +37,7 @@ import RivuletChannels
         _ = watch
     }
 
-    @Test("subscribeWhile stops at the end")
+    @Test("A6 subscribeWhile stops at the end")
     func subscribeWhileUntilEnd() {
         let (input, channel) = Channel<Int>.create()
         let log = ChannelLog<Int>()
@@ -50,7 +50,7 @@ import RivuletChannels
         #expect(log.all == ["1", "complete"])
     }
 
-    @Test("a cancelled output receives nothing more, not even an end")
+    @Test("A6 a cancelled output receives nothing more, not even an end")
     func cancelledOutputGetsNothing() {
         let (input, channel) = Channel<Int>.create { $0.multicast() }
         let log = ChannelLog<Int>()
@@ -65,7 +65,7 @@ import RivuletChannels
         withExtendedLifetime(other) {}
     }
 
-    @Test("an output cancelled from its own handler receives nothing after cancel() returned")
+    @Test("A6 an output cancelled from its own handler receives nothing after cancel() returned")
     func cancelFromOwnHandler() {
         let (input, channel) = Channel<Int>.create { $0.multicast() }
         let log = ChannelLog<Int>()
@@ -87,7 +87,7 @@ import RivuletChannels
         withExtendedLifetime(other) {}
     }
 
-    @Test("ChannelOutput is a Disposable: dispose() cancels and isDisposed follows")
+    @Test("A6 ChannelOutput is a Disposable: dispose() cancels and isDisposed follows")
     func outputDisposable() {
         let (input, channel) = Channel<Int>.create()
         let log = ChannelLog<Int>()
@@ -101,7 +101,7 @@ import RivuletChannels
         #expect(log.all == [])
     }
 
-    @Test("ChannelInput is a Disposable: dispose() ends the channel with cancelled")
+    @Test("A7 ChannelInput is a Disposable: dispose() ends the channel with cancelled")
     func inputDisposable() {
         let (input, channel) = Channel<Int>.create()
         let log = ChannelLog<Int>()
@@ -114,7 +114,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("outputs and inputs work with the core's CompositeDisposable and Lifetime")
+    @Test("A6 outputs and inputs work with the core's CompositeDisposable and Lifetime")
     func withCoreDisposables() {
         let (input, channel) = Channel<Int>.create()
         let log = ChannelLog<Int>()
@@ -126,7 +126,7 @@ import RivuletChannels
         #expect(log.all == ["1"])
     }
 
-    @Test("map's throw ends with other, filter keeps matches (both labels), compactMap drops nil")
+    @Test("E2 map's throw ends with other, filter keeps matches (both labels), compactMap drops nil")
     func transformFamily() {
         let (input, channel) = Channel<Int>.create { $0.multicast() }
         let mapped = ChannelLog<Int>()
@@ -151,7 +151,7 @@ import RivuletChannels
         withExtendedLifetime((outputs, compactOutput)) {}
     }
 
-    @Test("transform may drop, fan out and end; ChannelNext builders")
+    @Test("E1 transform may drop, fan out and end; ChannelNext builders")
     func transformNext() {
         let (input, channel) = Channel<Int>.create()
         let log = ChannelLog<Int>()

@@ -58,6 +58,8 @@ func withWatchdog(
     thread.stackSize = 1 << 22
     thread.start()
     if finished.wait(timeout: .now() + seconds) == .timedOut {
+        // For diagnosis: crash so that the runtime's backtracer prints every thread's stack.
+        if ProcessInfo.processInfo.environment["RIVULET_WATCHDOG_ABORT"] != nil { abort() }
         Issue.record("Watchdog: \(what) did not finish within \(seconds)s (deadlock?)", sourceLocation: sourceLocation)
         return false
     }
