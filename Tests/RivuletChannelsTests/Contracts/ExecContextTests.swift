@@ -58,7 +58,9 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("E5 an output on a TestScheduler context is called in order, values sent from several threads")
+    @Test(
+        "E5 an output on a TestScheduler context is called in order, values sent from several threads",
+        disabledUnderTSanForOwnerReadRace)
     func orderedOnContext() {
         let scheduler = TestScheduler()
         let (input, channel) = Channel<Int>.create()
