@@ -116,4 +116,19 @@ import RivuletChannels
         #expect(activations { $0.cacheUntilActive() } == 1)
         #expect(activations { $0.capture() } == 1)
     }
+
+    @Test("A1 subscribing to a capture does not activate its upstream again")
+    func captureActivatesOnce() {
+        let activations = Shared(0)
+        let kept = Shared<ChannelInput<Int>?>(nil)
+        let capture = Channel<Int>.generate { input in
+            if input != nil { activations.withLock { $0 += 1 } }
+            kept.set(input)
+        }
+        .capture()
+        #expect(activations.current == 1)
+        let output = capture.subscribe { _ in }
+        #expect(activations.current == 1)
+        withExtendedLifetime(output) {}
+    }
 }

@@ -142,4 +142,20 @@ import RivuletChannels
         }
         #expect(events.current == [true, false])
     }
+
+    @Test("A6 releasing the output of a combineLatestWith deactivates both sides")
+    func combineDeactivatesBothSides() {
+        let events = Shared<[String]>([])
+        let kept = Shared<[ChannelInput<Int>]>([])
+        func source(_ name: String) -> Channel<Int> {
+            Channel<Int>.generate { input in
+                events.withLock { $0.append(input == nil ? "\(name) off" : "\(name) on") }
+                if let input { kept.withLock { $0.append(input) } }
+            }
+        }
+        let output = source("a").combineLatestWith(source("b")) { $0 + $1 }.subscribe { _ in }
+        #expect(events.current.sorted() == ["a on", "b on"])
+        output.cancel()
+        #expect(events.current.sorted() == ["a off", "a on", "b off", "b on"])
+    }
 }

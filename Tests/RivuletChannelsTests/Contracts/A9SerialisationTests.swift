@@ -176,4 +176,25 @@ import RivuletChannels
         expectPerSenderOrder(values.current, senders: 4, perSender: 500)
         withExtendedLifetime(output) {}
     }
+
+    @Test("A9 a loopback send from a handler on a .global context is delivered after, without deadlock")
+    func loopbackOnContext() async {
+        let (input, channel) = Channel<Int>.create()
+        let log = ChannelLog<Int>()
+        let depth = Shared((current: 0, deepest: 0))
+        let output = channel.subscribeValues(context: .global) { value in
+            depth.withLock {
+                $0.current += 1
+                $0.deepest = max($0.deepest, $0.current)
+            }
+            log.appendText("\(value)")
+            if value > 0 { input.send(value: value - 1) }
+            depth.withLock { $0.current -= 1 }
+        }
+        input.send(value: 5)
+        await eventually { log.all.count == 6 }
+        #expect(log.all == ["5", "4", "3", "2", "1", "0"])
+        #expect(depth.current.deepest == 1)
+        withExtendedLifetime(output) {}
+    }
 }

@@ -170,4 +170,20 @@ import RivuletChannels
         #expect(log.all == ["1", "1", "2", "2", "2", "3", "complete"])
         withExtendedLifetime(output) {}
     }
+
+    @Test("A6 subscribeWhile on a .global context keeps itself alive until the handler returns false")
+    func subscribeWhileOnContext() async {
+        let (input, channel) = Channel<Int>.create()
+        let log = ChannelLog<Int>()
+        channel.subscribeWhile(context: .global) { result in
+            log.append(result)
+            if case .success(2) = result { return false }
+            return true
+        }
+        input.send(value: 1)
+        input.send(value: 2)
+        await eventually { log.all.count == 2 }
+        await eventually { input.send(value: 3) == .disconnected }
+        #expect(log.all == ["1", "2"])
+    }
 }
