@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A channel: the receiving end of a stream of results, inert until an output is attached (A1).
 ///
 /// A plain `Channel` has one output (A4): a second `subscribe` ends at once with
@@ -13,6 +15,10 @@ public class Channel<Value> {
     @usableFromInline let storage: MailboxStorage<ChannelNodeState<Value>>
     /// How a consumer is connected below this channel when it is not attached to the node
     /// itself: a multi gives each consumer a branch of its own.
+    /// Whether the turn's owner is inside the consumer (written and read only by the owner).
+    /// Kept outside the node state: a lock holder's `inout` access covers the whole state, and
+    /// Thread Sanitizer would count the owner's plain writes to it as racing with that access.
+    @usableFromInline let ownerIsHandling = Atomic<Bool>(false)
     @usableFromInline let connector: ((ChannelConsumer<Value>, ActivationRun) -> ChannelConnection<Value>)?
 
     @inlinable

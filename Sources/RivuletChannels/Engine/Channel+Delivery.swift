@@ -26,7 +26,7 @@ extension Channel {
         _ result: Result<Value, ChannelEnd>, from input: ChannelInput<Value>, cancelling: Bool = false
     ) -> ChannelSendError? {
         let generation = input.generation.load(ordering: .acquiring)
-        if generation != ChannelGeneration.unbound {
+        if generation != ChannelGeneration.unbound, !cancelling {
             return deliver(result, generation: generation)
         }
         return deliverTakingTheLock(
@@ -80,7 +80,7 @@ extension Channel {
                     owner = TurnOwner(thread)
                     return .handleNow(item, claimed: true)
                 }
-                if owner == TurnOwner(thread), !state.isHandling {
+                if owner == TurnOwner(thread), !ownerIsHandling.load(ordering: .relaxed) {
                     return .handleNow(item, claimed: false)
                 }
                 state.queue.enqueue(item)
@@ -108,17 +108,16 @@ extension Channel {
     /// whether the item belonged to the current activation.
     @inlinable @discardableResult
     final func handleAsOwner(_ item: ChannelItem<Value>) -> Bool {
-        // The owner reads `generation`, `phase` and `consumer` without the lock, and alone
-        // writes `isHandling` (see `ChannelNodeState`).
+        // The owner reads `generation`, `isActivating` and `consumer` without the lock, and alone
+        // writes `ownerIsHandling` (see `ChannelNodeState`).
         let delivered = storage.withUnsafeMutablePointerToHeader { state -> Bool in
             guard state.pointee.generation == item.generation || item.generation == ChannelGeneration.current,
                 let consumer = state.pointee.consumer
             else { return false }
-            let activating: Bool
-            if case .activating = state.pointee.phase { activating = true } else { activating = false }
-            state.pointee.isHandling = true
+            let activating = state.pointee.isActivating
+            ownerIsHandling.store(true, ordering: .relaxed)
             consumer._withUnsafeGuaranteedRef { $0.receive(item.result, activating) }
-            state.pointee.isHandling = false
+            ownerIsHandling.store(false, ordering: .relaxed)
             return true
         }
         if delivered, case let .failure(end) = item.result {

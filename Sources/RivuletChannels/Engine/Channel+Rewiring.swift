@@ -27,18 +27,23 @@ extension Channel {
     /// Gives the node a fresh input in place of `source` (a junction letting go). The input is
     /// bound to the current activation if there is one. Returns `nil` if `source` is no longer
     /// the node's source.
-    func restoreInput(replacing source: ChannelSource<Value>) -> ChannelInput<Value>? {
-        storage.withTurnLock { state, _ -> ChannelInput<Value>? in
-            guard state.source === source else { return nil }
-            if case .ended = state.phase { return nil }
+    func restoreInput(replacing source: ObjectIdentifier) -> ChannelInput<Value>? {
+        let (input, replaced) = storage.withTurnLock { state, _ -> (ChannelInput<Value>?, ChannelSource<Value>?) in
+            guard ObjectIdentifier(state.source) == source else { return (nil, nil) }
+            if case .ended = state.phase { return (nil, nil) }
             let active = state.isActiveOrActivating && !state.pendingDeactivation
             let input = ChannelInput(
                 channel: self, generation: active ? state.generation : ChannelGeneration.unbound)
+            let replaced = state.source
             state.source = .inert()
             state.firstInput = ObjectIdentifier(input)
             state.firstInputGeneration = active ? state.generation : nil
-            return input
+            return (input, replaced)
         }
+        // The junction's source (and, through it, the junction and its closures) may go with the
+        // last reference here, after the lock (O7).
+        withExtendedLifetime(replaced) {}
+        return input
     }
 
     /// Whether this channel's source currently draws (directly or through its own upstream) from

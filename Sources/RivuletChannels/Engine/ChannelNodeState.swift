@@ -44,7 +44,7 @@ enum ChannelGeneration {
 ///   its consumer and its source's connections, and later sends report `disconnected`.
 ///
 /// Fields marked *owner-only* are read and written by the turn's owner without the lock; the rest
-/// only under the lock. `consumer` and `phase` are written by the owner under the lock and read by
+/// only under the lock. `consumer`, `generation` and `isActivating` are written by the owner under the lock and read by
 /// the owner without it (see `MailboxStorage`'s argument).
 @usableFromInline
 struct ChannelNodeState<Value>: MailboxGuardedState {
@@ -56,7 +56,15 @@ struct ChannelNodeState<Value>: MailboxGuardedState {
         case ended(ChannelEnd)
     }
 
-    @usableFromInline var phase = Phase.inactive
+    @usableFromInline var phase = Phase.inactive {
+        didSet {
+            if case .activating = phase { isActivating = true } else { isActivating = false }
+        }
+    }
+    /// `phase == .activating`, as a plain flag for the owner's unlocked read: matching the enum
+    /// (whose `ended` case carries an error) is a formal access that Thread Sanitizer would see
+    /// racing with a lock holder's `inout` access to the state.
+    @usableFromInline var isActivating = false
     @usableFromInline var generation: UInt = 2
     /// Retained by hand (the state owns that +1), so that the owner calls it through a plain
     /// load, with no retain and release per result.
@@ -69,8 +77,6 @@ struct ChannelNodeState<Value>: MailboxGuardedState {
     @usableFromInline var firstInput: ObjectIdentifier?
     /// The activation that the `create()` input was bound to: its first one (single use).
     @usableFromInline var firstInputGeneration: UInt?
-    /// Owner-only: the owner is inside `consumer.receive`.
-    @usableFromInline var isHandling = false
 
     @inlinable
     init(source: ChannelSource<Value>) {

@@ -49,8 +49,8 @@ public final class ChannelJunction<Value> {
         let channelSource = ChannelSource.of(source, isJunction: true)
         let claimed = state.withLock { state -> Bool in
             guard state.source == nil else { return false }
-            state.source = source
-            state.channelSource = channelSource
+            state.source = ObjectIdentifier(source)
+            state.channelSource = ObjectIdentifier(channelSource)
             state.target = target
             state.onEnd = onEnd
             return true
@@ -78,7 +78,7 @@ public final class ChannelJunction<Value> {
     /// - Returns: The fresh input, or `nil` if the junction was not bound.
     @discardableResult
     public func disconnect() -> ChannelInput<Value>? {
-        let taken = state.withLock { state -> (ChannelSource<Value>, Channel<Value>?, JunctionConnection<Value>?)? in
+        let taken = state.withLock { state -> (ObjectIdentifier, Channel<Value>?, JunctionConnection<Value>?)? in
             guard let source = state.channelSource else { return nil }
             defer {
                 state.source = nil
@@ -110,7 +110,7 @@ public final class ChannelJunction<Value> {
         let forwarder = JunctionForwarder(junction: self, target: target, generation: generation)
         let consumer = ChannelConsumer<Value> { result, _ in forwarder.receive(result) }
         let fresh = state.withLock { state -> Bool in
-            guard state.source === source else { return false }
+            guard state.source == ObjectIdentifier(source) else { return false }
             state.connection = JunctionConnection(
                 target: target, consumer: consumer, forwarder: forwarder, attachedTo: nil)
             return true
@@ -133,7 +133,7 @@ public final class ChannelJunction<Value> {
 
     func disconnectUpstream(for source: JunctionSource<Value>) {
         let connection = state.withLock { state -> JunctionConnection<Value>? in
-            guard state.source === source else { return nil }
+            guard state.source == ObjectIdentifier(source) else { return nil }
             defer { state.connection = nil }
             return state.connection
         }
@@ -166,8 +166,10 @@ extension Channel {
 }
 
 struct JunctionState<Value> {
-    var source: JunctionSource<Value>?
-    var channelSource: ChannelSource<Value>?
+    /// The bound source, by identity only: the bound channel holds it (and through it this
+    /// junction), so a strong reference here would be a cycle.
+    var source: ObjectIdentifier?
+    var channelSource: ObjectIdentifier?
     /// Weak: the bound channel holds the junction (through its source), not the other way.
     weak var target: Channel<Value>?
     var onEnd: ((ChannelJunction<Value>, ChannelEnd, ChannelInput<Value>) -> Void)?

@@ -65,9 +65,8 @@ import RivuletChannels
     @Test("A5 a multi input is inactive while nothing listens and stays valid across deactivations")
     func multiInputInactive() {
         let (input, channel) = Channel<Int>.createMultiInput()
-        withKnownIssue("engine bug: a multi input's first send before any activation reports .disconnected") {
-            #expect(input.send(value: 1) == .inactive)
-        }
+        #expect(input.send(value: 1) == .inactive)
+
         let log = ChannelLog<Int>()
         var output = channel.subscribe(log.handler)
         #expect(input.send(value: 2) == nil)
@@ -83,9 +82,8 @@ import RivuletChannels
     func multicastWithoutOutput() {
         let (input, channel) = Channel<Int>.createMultiInput()
         let multi = channel.multicast()
-        withKnownIssue("engine bug: a multi input's first send before any activation reports .disconnected") {
-            #expect(input.send(value: 1) == .inactive)
-        }
+        #expect(input.send(value: 1) == .inactive)
+
         let log = ChannelLog<Int>()
         let output = multi.subscribe(log.handler)
         #expect(input.send(value: 2) == nil)

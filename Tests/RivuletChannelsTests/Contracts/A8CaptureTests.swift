@@ -136,7 +136,7 @@ import RivuletChannels
     }
 
     @Test(
-        "A8 values sent from other threads while captured are delivered in order once resumed", disabledUnderTSanForOwnerReadRace)
+        "A8 values sent from other threads while captured are delivered in order once resumed")
     func heldFromOtherThreads() {
         let (input, multi) = Channel<Int>.create { $0.multicast() }
         let capture = multi.capture()

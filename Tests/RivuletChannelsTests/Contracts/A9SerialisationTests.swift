@@ -17,8 +17,7 @@ import RivuletChannels
     }
 
     @Test(
-        "A9 concurrent senders on 4 threads: per-sender order kept, nothing lost, no overlapping handler calls",
-        disabledUnderTSanForOwnerReadRace)
+        "A9 concurrent senders on 4 threads: per-sender order kept, nothing lost, no overlapping handler calls")
     func concurrentSenders() {
         let (input, channel) = Channel<Int>.create()
         let detector = OverlapDetector()
@@ -39,7 +38,7 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
-    @Test("A9 concurrent senders through a multi input and a processor chain on 6 threads", disabledUnderTSanForOwnerReadRace)
+    @Test("A9 concurrent senders through a multi input and a processor chain on 6 threads")
     func concurrentSendersThroughChain() {
         let (input, channel) = Channel<Int>.createMultiInput()
         let detector = OverlapDetector()
@@ -122,8 +121,7 @@ import RivuletChannels
     }
 
     @Test(
-        "A9 loopback sends mixed with 4 other senders: nothing lost, echoes follow their cause, no deadlock",
-        disabledUnderTSanForOwnerReadRace)
+        "A9 loopback sends mixed with 4 other senders: nothing lost, echoes follow their cause, no deadlock")
     func loopbackUnderContention() {
         let (input, channel) = Channel<Int>.create()
         let detector = OverlapDetector()
@@ -154,8 +152,7 @@ import RivuletChannels
     }
 
     @Test(
-        "A9 a handler on a .global context is never called concurrently and sees values in order",
-        disabledUnderTSanForOwnerReadRace)
+        "A9 a handler on a .global context is never called concurrently and sees values in order")
     func contextHandlerSerial() async {
         let (input, channel) = Channel<Int>.create()
         let detector = OverlapDetector()

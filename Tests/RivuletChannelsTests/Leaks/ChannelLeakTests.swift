@@ -134,10 +134,8 @@ import RivuletChannels
             a.send(value: 1)
             output.cancel()
         }
-        withKnownIssue("engine bug: a bound junction and its JunctionSource retain each other, so the junction's upstream leaks")
-        {
-            #expect(watch.isReleased)
-        }
+        #expect(watch.isReleased)
+
     }
 
     @Test("Leaks: a multi input's sources are released once the graph is let go")
@@ -178,9 +176,8 @@ import RivuletChannels
             a.send(value: 1)
             output.cancel()
         }
-        withKnownIssue("engine bug: capture.bind(to:) goes through a junction, whose cycle with its source leaks the upstream") {
-            #expect(watch.isReleased)
-        }
+        #expect(watch.isReleased)
+
     }
 
     @Test("Leaks: 20,000 subscribe/cancel cycles leave nothing behind")

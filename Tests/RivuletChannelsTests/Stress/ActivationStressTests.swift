@@ -5,7 +5,7 @@ import RivuletChannels
 
 /// Activation racing sends: the moments where a node changes hands. Run under Thread Sanitizer.
 /// Deadlines are hang guards only.
-@Suite(disabledUnderTSanForOwnerReadRace) struct ActivationStressTests {
+@Suite struct ActivationStressTests {
     @Test("A4 stress: 4 threads subscribe to one plain channel at once: one output wins, the others get duplicate")
     func racingSubscribers() {
         for round in 0..<200 {

@@ -6,7 +6,7 @@ import RivuletChannels
 /// Races that only show up under load; run under Thread Sanitizer:
 /// `swift test --sanitize=thread --scratch-path .build-tsan --filter RivuletChannelsTests`.
 /// Deadlines are hang guards only.
-@Suite(disabledUnderTSanForOwnerReadRace) struct OutputChurnStressTests {
+@Suite struct OutputChurnStressTests {
     @Test("A9 stress: outputs subscribe and cancel on 4 threads while a fifth sends; no deadlock, order kept")
     func subscribeCancelChurn() {
         let (input, channel) = Channel<Int>.createMultiInput()

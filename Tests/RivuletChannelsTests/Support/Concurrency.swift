@@ -165,7 +165,3 @@ let isRunningUnderThreadSanitizer: Bool = dlsym(nil, "__tsan_init") != nil
 /// `handleAsOwner`) while another thread's `withTurnLock` holds the whole node state `inout`
 /// (MailboxStorage.swift:156) to queue a result, attach or detach. TSan reports it as a Swift
 /// access race whenever two threads use one node at once. The test still runs in normal builds.
-let disabledUnderTSanForOwnerReadRace = ConditionTrait.disabled(
-    if: isRunningUnderThreadSanitizer,
-    "engine bug: TSan Swift access race between handleAsOwner's unlocked read of the node's phase (Channel+Delivery.swift:115) and withTurnLock's inout state on another thread (MailboxStorage.swift:156)"
-)
