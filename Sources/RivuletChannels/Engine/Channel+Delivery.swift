@@ -73,8 +73,15 @@ extension Channel {
                     }
                     item.generation = bound
                 }
-                guard item.generation == state.generation, !state.pendingDeactivation else {
+                let current = item.generation == state.generation
+                // A result for the generation a rewiring moved to waits behind the owner's adoption.
+                let upcoming = item.generation == state.pendingGeneration
+                guard current || upcoming, !state.pendingDeactivation else {
                     return .refused(.disconnected)
+                }
+                if upcoming {
+                    state.queue.enqueue(item)
+                    return .queued
                 }
                 if owner == .none {
                     owner = TurnOwner(thread)
@@ -140,6 +147,10 @@ extension Channel {
     final func finishTurn(on thread: ThreadID) {
         while true {
             let step = storage.withTurnLock { state, owner -> TurnStep in
+                if let adopted = state.pendingGeneration {
+                    state.generation = adopted
+                    state.pendingGeneration = nil
+                }
                 if state.pendingDeactivation { return .deactivate }
                 if let item = state.queue.popQueued() { return .handle(item) }
                 if let turnstile = state.queue.handOverToWaiter(owner: &owner) { return .handOver(turnstile) }
@@ -213,7 +224,8 @@ extension Channel {
 
     @inlinable
     static func takeActivation(_ state: inout ChannelNodeState<Value>) -> Released {
-        state.generation &+= 1
+        state.generation = (state.pendingGeneration ?? state.generation) &+ 1
+        state.pendingGeneration = nil
         // The +1 the state owned moves to `Released`, which drops it after the lock.
         let consumer = state.consumer?.takeRetainedValue()
         state.consumer = nil

@@ -10,7 +10,8 @@ extension Channel {
     /// Replaces the node's current input `input` with `source` (a junction binding in), A10.
     /// If the node is active, the caller activates `source` for the returned generation.
     func replaceInput(_ input: ChannelInput<Value>, with source: ChannelSource<Value>) -> SourceSwap {
-        let swap = storage.withTurnLock { state, _ -> SourceSwap in
+        let thread = ThreadID.current
+        let swap = storage.withTurnLock { state, owner -> SourceSwap in
             guard state.firstInput == ObjectIdentifier(input), !state.source.isJunction else {
                 return .notCurrent
             }
@@ -18,7 +19,9 @@ extension Channel {
             state.firstInput = nil
             state.firstInputGeneration = nil
             state.source = source
-            return .swapped(activeGeneration: state.isActiveOrActivating ? state.generation : nil)
+            guard state.isActiveOrActivating else { return .swapped(activeGeneration: nil) }
+            // Results the old input already queued belong to the old connection (A10).
+            return .swapped(activeGeneration: state.advanceGenerationForRewiring(owner: owner, thread: thread))
         }
         if case .swapped = swap { input.revoke() }
         return swap
@@ -28,16 +31,19 @@ extension Channel {
     /// bound to the current activation if there is one. Returns `nil` if `source` is no longer
     /// the node's source.
     func restoreInput(replacing source: ObjectIdentifier) -> ChannelInput<Value>? {
-        let (input, replaced) = storage.withTurnLock { state, _ -> (ChannelInput<Value>?, ChannelSource<Value>?) in
+        let thread = ThreadID.current
+        let (input, replaced) = storage.withTurnLock {
+            state, owner -> (ChannelInput<Value>?, ChannelSource<Value>?) in
             guard ObjectIdentifier(state.source) == source else { return (nil, nil) }
             if case .ended = state.phase { return (nil, nil) }
             let active = state.isActiveOrActivating && !state.pendingDeactivation
-            let input = ChannelInput(
-                channel: self, generation: active ? state.generation : ChannelGeneration.unbound)
+            // Results the junction already queued belong to the broken connection (A10).
+            let generation = active ? state.advanceGenerationForRewiring(owner: owner, thread: thread) : nil
+            let input = ChannelInput(channel: self, generation: generation ?? ChannelGeneration.unbound)
             let replaced = state.source
             state.source = .inert()
             state.firstInput = ObjectIdentifier(input)
-            state.firstInputGeneration = active ? state.generation : nil
+            state.firstInputGeneration = generation
             return (input, replaced)
         }
         // The junction's source (and, through it, the junction and its closures) may go with the

@@ -73,6 +73,10 @@ struct ChannelNodeState<Value>: MailboxGuardedState {
     @usableFromInline var queue = MailboxQueue<ChannelItem<Value>>()
     /// A thread that does not hold the turn asked for deactivation.
     @usableFromInline var pendingDeactivation = false
+    /// The generation a rewiring (a junction binding in or letting go) moved the node to while
+    /// another thread held the turn; that owner adopts it between two results, so results still
+    /// queued from the replaced connection are dropped (A10). New connections already use it.
+    @usableFromInline var pendingGeneration: UInt?
     /// The `create()` input while it is the node's input (a junction or the end replaces it).
     @usableFromInline var firstInput: ObjectIdentifier?
     /// The activation that the `create()` input was bound to: its first one (single use).
@@ -93,7 +97,7 @@ struct ChannelNodeState<Value>: MailboxGuardedState {
 
     @inlinable
     var needsSlowPath: Bool {
-        guard case .active = phase, !pendingDeactivation else { return true }
+        guard case .active = phase, !pendingDeactivation, pendingGeneration == nil else { return true }
         return queue.needsOwnerAttention
     }
 
@@ -101,6 +105,20 @@ struct ChannelNodeState<Value>: MailboxGuardedState {
     mutating func prepareForDeallocation() {
         consumer?.release()
         consumer = nil
+    }
+
+    /// Moves the active node to a new generation for a rewiring and returns it: at once when
+    /// `owner` is nobody or the calling thread, else through `pendingGeneration`.
+    @inlinable
+    mutating func advanceGenerationForRewiring(owner: TurnOwner, thread: ThreadID) -> UInt {
+        let next = (pendingGeneration ?? generation) &+ 1
+        if owner == .none || owner == TurnOwner(thread) {
+            generation = next
+            pendingGeneration = nil
+        } else {
+            pendingGeneration = next
+        }
+        return next
     }
 
     /// Whether `candidate` is the attached consumer.

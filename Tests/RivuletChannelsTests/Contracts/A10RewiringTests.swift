@@ -123,9 +123,8 @@ import RivuletChannels
             withExtendedLifetime(output) {}
         }
         #expect(finished)
-        withKnownIssue("engine bug: a value queued in the target is delivered after disconnect() returned for its connection") {
-            #expect(log.all == ["0", "disconnected"])
-        }
+        #expect(log.all == ["0", "disconnected"])
+
     }
 
     @Test(
@@ -191,14 +190,10 @@ import RivuletChannels
         // From another thread a delivery already under way may finish after disconnect()
         // returned: the sender's own (at most one per window). More than that means stale
         // values were delivered.
-        withKnownIssue(
-            "engine bug: values queued in the target on a broken connection are delivered after disconnect() returned",
-            isIntermittent: true
-        ) {
-            for source in 0..<2 {
-                #expect(late.current[source] <= windows / 2, "source \(source): \(late.current[source]) late deliveries")
-            }
+        for source in 0..<2 {
+            #expect(late.current[source] <= windows / 2, "source \(source): \(late.current[source]) late deliveries")
         }
+
         withExtendedLifetime((output, sources)) {}
     }
 }
