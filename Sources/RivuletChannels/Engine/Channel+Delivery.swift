@@ -83,15 +83,22 @@ extension Channel {
                     state.queue.enqueue(item)
                     return .queued
                 }
-                if owner == .none {
-                    owner = TurnOwner(thread)
-                    return .handleNow(item, claimed: true)
-                }
                 if owner == TurnOwner(thread), !ownerIsHandling.load(ordering: .relaxed) {
+                    // The owner is activating, not inside its consumer: activation values go
+                    // straight through, ahead of anything queued (A2).
                     return .handleNow(item, claimed: false)
                 }
-                state.queue.enqueue(item)
-                return .queued
+                // The core's rules with the never-waiting policy (A9): claim an idle turn, queue
+                // a re-entrant result (E6), queue for the owner what another thread sends.
+                switch state.queue.submit(item, on: thread, owner: &owner, policy: .queueForOwner) {
+                case .handleNow:
+                    return .handleNow(item, claimed: true)
+                case .queued:
+                    return .queued
+                case .mustWait:
+                    preconditionFailure(
+                        "Rivulet: a channel's send was told to wait for the turn; channel sends never wait (internal error)")
+                }
             }
         }
         switch admission {
