@@ -85,7 +85,7 @@ final class OutputLink<Value>: @unchecked Sendable {
     }
 
     /// The output was cancelled: stop, and detach from the node (A6).
-    @inlinable
+    @inlinable @inline(never)
     func cancel() {
         stopped.store(true, ordering: .releasing)
         hop?.stop()
@@ -99,7 +99,7 @@ final class OutputLink<Value>: @unchecked Sendable {
     }
 
     /// The end arrived: stop, and let a self-retained output go.
-    @inlinable
+    @inlinable @inline(never)
     func ended() {
         stopped.store(true, ordering: .releasing)
         let released = attachment.withLock { attachment -> Attachment in

@@ -61,9 +61,17 @@ extension ChannelConsumer {
         case let .single(output):
             downstream.deliver(output, generation: generation)
         case let .array(outputs):
-            for output in outputs {
-                downstream.deliver(output, generation: generation)
-            }
+            deliverEach(outputs, into: downstream, generation: generation)
+        }
+    }
+
+    /// Out of line: keeps the common one-result path of `runProcessor` small.
+    @inlinable @inline(never)
+    static func deliverEach<Output>(
+        _ outputs: [Result<Output, ChannelEnd>], into downstream: Channel<Output>, generation: UInt
+    ) {
+        for output in outputs {
+            downstream.deliver(output, generation: generation)
         }
     }
 }
