@@ -62,6 +62,8 @@ public struct ChannelContractOptions: Sendable {
         self.turnsInputEndsIntoValues = turnsInputEndsIntoValues
     }
 
+    /// The options of an operator that returns a plain channel, activates nothing until an output
+    /// attaches and forwards its input's end.
     public static let `default` = ChannelContractOptions()
 }
 
