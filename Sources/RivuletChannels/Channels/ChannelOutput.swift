@@ -46,24 +46,21 @@ extension ChannelOutput: @unchecked Sendable {}
 /// attached to (to detach it), and, for `subscribeWhile`, the output it keeps alive.
 @usableFromInline
 final class OutputLink<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `stopped` is atomic; `hop` is set once, before the link is shared;
-    // `attachment` is only touched under its lock.
+    // @unchecked Sendable: `stopped` is atomic; `hop` is set once, before the link is shared.
+    // The attachment (`consumer`, `node`, `retainedOutput`) is written before any other thread
+    // can reach the link (`keepAlive` before connecting, `attached` by the activating thread
+    // before any result), and read and cleared once, by whichever of `cancel` and `ended` stops
+    // the link first (`stopped.exchange`): a thread that ends the output got there through the
+    // node's turn, and one that cancels it through the output `subscribe` returned, both after
+    // those writes.
     @usableFromInline let stopped = Atomic<Bool>(false)
     @usableFromInline var hop: SerialHop<Result<Value, ChannelEnd>>?
-    @usableFromInline let attachment = Locked<Attachment>(Attachment())
-
     /// Strong references, dropped when the output is cancelled or ends: weak ones would give the
     /// consumer and the node side tables, and every retain of them on the delivery path would
     /// take the runtime's slow path.
-    @usableFromInline
-    struct Attachment {
-        @usableFromInline var consumer: ChannelConsumer<Value>?
-        @usableFromInline var node: Channel<Value>?
-        @usableFromInline var retainedOutput: AnyObject?
-
-        @inlinable
-        init() {}
-    }
+    @usableFromInline var consumer: ChannelConsumer<Value>?
+    @usableFromInline var node: Channel<Value>?
+    @usableFromInline var retainedOutput: AnyObject?
 
     @inlinable
     init() {}
@@ -73,27 +70,24 @@ final class OutputLink<Value>: @unchecked Sendable {
 
     @inlinable
     func attached(_ consumer: ChannelConsumer<Value>, to node: Channel<Value>) {
-        attachment.withLock {
-            $0.consumer = consumer
-            $0.node = node
-        }
+        self.consumer = consumer
+        self.node = node
     }
 
     @inlinable
     func keepAlive(_ output: AnyObject) {
-        attachment.withLock { $0.retainedOutput = output }
+        retainedOutput = output
     }
 
     /// The output was cancelled: stop, and detach from the node (A6).
     @inlinable @inline(never)
     func cancel() {
-        stopped.store(true, ordering: .releasing)
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         hop?.stop()
-        let (consumer, node, output) = attachment.withLock {
-            attachment -> (ChannelConsumer<Value>?, Channel<Value>?, AnyObject?) in
-            defer { attachment = Attachment() }
-            return (attachment.consumer, attachment.node, attachment.retainedOutput)
-        }
+        let (consumer, node, output) = (self.consumer, self.node, retainedOutput)
+        self.consumer = nil
+        self.node = nil
+        retainedOutput = nil
         if let consumer { node?.detach(consumer) }
         withExtendedLifetime(output) {}
     }
@@ -101,11 +95,11 @@ final class OutputLink<Value>: @unchecked Sendable {
     /// The end arrived: stop, and let a self-retained output go.
     @inlinable @inline(never)
     func ended() {
-        stopped.store(true, ordering: .releasing)
-        let released = attachment.withLock { attachment -> Attachment in
-            defer { attachment = Attachment() }
-            return attachment
-        }
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let released = (consumer, node, retainedOutput)
+        consumer = nil
+        node = nil
+        retainedOutput = nil
         withExtendedLifetime(released) {}
     }
 }

@@ -77,7 +77,10 @@ extension Channel {
             case let .activate(source, generation):
                 let releasesTurn = claimed
                 consumer.attached?(consumer, self)
-                run.hold { [self] in endActivation(releasingTurn: releasesTurn, on: thread) }
+                run.hold(
+                    ActivationRun.HeldNode(node: self, releasesTurn: releasesTurn, thread: thread) {
+                        unsafeDowncast($0, to: Channel<Value>.self).endActivation(releasingTurn: $1, on: $2)
+                    })
                 source.activate(self, generation, run)
                 return .attached(self)
             }

@@ -105,16 +105,46 @@ enum ChannelConnection<Value> {
 /// the work to do after that (`generate` closures).
 @usableFromInline
 final class ActivationRun {
-    private var heldNodes: [() -> Void] = []
+    /// A node whose turn the run holds, and how to end its activation: a closure that captures
+    /// nothing (so making it allocates nothing), given the node back.
+    @usableFromInline
+    struct HeldNode {
+        @usableFromInline let node: AnyObject
+        @usableFromInline let releasesTurn: Bool
+        @usableFromInline let thread: ThreadID
+        @usableFromInline let endActivation: (AnyObject, Bool, ThreadID) -> Void
+
+        @inlinable
+        init(
+            node: AnyObject, releasesTurn: Bool, thread: ThreadID,
+            endActivation: @escaping (AnyObject, Bool, ThreadID) -> Void
+        ) {
+            self.node = node
+            self.releasesTurn = releasesTurn
+            self.thread = thread
+            self.endActivation = endActivation
+        }
+
+        @inlinable
+        func end() { endActivation(node, releasesTurn, thread) }
+    }
+
+    /// The first held node (most runs hold one), kept inline so that the list allocates nothing.
+    private var firstHeld: HeldNode?
+    private var moreHeld: [HeldNode] = []
     private var afterwards: [() -> Void] = []
 
     @usableFromInline
     init() {}
 
-    /// Records a node whose turn this run holds; `endActivation` runs when the run finishes.
+    /// Records a node whose turn this run holds; its `endActivation` runs when the run finishes.
     @usableFromInline
-    func hold(_ endActivation: @escaping () -> Void) {
-        heldNodes.append(endActivation)
+    func hold(_ held: HeldNode) {
+        if firstHeld == nil, moreHeld.isEmpty {
+            firstHeld = held
+        } else {
+            moreHeld.append(held)
+        }
     }
 
     /// Runs `action` once every node of the run is active and its turn given back.
@@ -126,8 +156,12 @@ final class ActivationRun {
     /// Ends the activation of every held node, upstream first, then runs the deferred work.
     @usableFromInline
     func finish() {
-        while let endActivation = heldNodes.popLast() {
-            endActivation()
+        while let held = moreHeld.popLast() {
+            held.end()
+        }
+        if let held = firstHeld {
+            firstHeld = nil
+            held.end()
         }
         while !afterwards.isEmpty {
             let actions = afterwards
