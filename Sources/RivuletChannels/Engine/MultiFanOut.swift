@@ -179,6 +179,7 @@ final class MultiFanOut<Value> {
     @inlinable
     func reconcileUpstream(run: ActivationRun?) {
         while true {
+            var forgotten: [Value] = []
             let change = state.withLock { state -> Bool? in
                 if state.isReconciling {
                     state.reconcileAgain = true
@@ -187,9 +188,11 @@ final class MultiFanOut<Value> {
                 guard state.wantsUpstream != state.upstreamIsActive else { return nil }
                 state.isReconciling = true
                 state.upstreamIsActive = state.wantsUpstream
-                if !state.wantsUpstream, case .latest = policy { state.activationValues = [] }
+                if !state.wantsUpstream, case .latest = policy { swap(&forgotten, &state.activationValues) }
                 return state.wantsUpstream
             }
+            // A forgotten value (`continuousWhileActive`) is released after the lock (O7).
+            withExtendedLifetime(forgotten) {}
             guard let activate = change else { return }
             if activate {
                 if let run {

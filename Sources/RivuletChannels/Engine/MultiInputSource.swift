@@ -154,13 +154,15 @@ final class MultiInputSource<Value>: ChannelSourceBehaviour {
     /// A source ended: detach it, and end the channel if its propagation or the last-source rule
     /// says so.
     func sourceEnded(entryID: Int, end: ChannelEnd, node: Channel<Value>, generation: UInt) {
-        let outcome = state.withLock { state -> (propagate: Bool, wasLast: Bool)? in
+        let outcome = state.withLock { state -> (entry: Entry, propagate: Bool, wasLast: Bool)? in
             guard let index = state.entries.firstIndex(where: { $0.id == entryID }) else { return nil }
             let entry = state.entries.remove(at: index)
             state.lastSourceEnd = end
-            return (entry.propagation.propagates(end), state.entries.isEmpty)
+            return (entry, entry.propagation.propagates(end), state.entries.isEmpty)
         }
         guard let outcome else { return }
+        // The removed entry (its channel and consumer) is let go here, after the lock (O7).
+        withExtendedLifetime(outcome.entry) {}
         if outcome.propagate {
             node.deliver(.failure(end), generation: generation)
         } else if outcome.wasLast, let lastEnd = lastSourceRule.end(after: end) {

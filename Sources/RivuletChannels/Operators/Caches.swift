@@ -32,7 +32,10 @@ public final class ChannelLatest<Value>: Disposable {
 
     init(_ channel: Channel<Value>) {
         output = channel.subscribeValues { [latest] value in
-            latest.withLock { $0 = value }
+            var replaced: Value? = value
+            latest.withLock { swap(&$0, &replaced) }
+            // The previous value is released here, after the lock (O7).
+            withExtendedLifetime(replaced) {}
         }
     }
 

@@ -100,7 +100,8 @@ public final class ChannelCapture<Value> {
     }
 }
 
-// @unchecked Sendable: the capture's mutable state is in its consumer's lock.
+// @unchecked Sendable: the capture's mutable state is in its holder's `Locked`; the rest is set
+// once in `init`.
 extension ChannelCapture: @unchecked Sendable {}
 
 extension Channel {
