@@ -25,9 +25,8 @@ extension ChannelMulti {
         -> ChannelMulti<Value>
     {
         let fanOut = MultiFanOut(policy: policy, initialValues: initialValues)
-        let source = TransformSource<Value, Value>(upstream: upstream) { node, generation, link in
-            ChannelConsumer.processor(into: node, generation: generation, context: .direct, link: link) { .single($0) }
-        }
+        let forward: (Result<Value, ChannelEnd>) -> ChannelNext<Value> = { .single($0) }
+        let source = TransformSource<Value, Value>(upstream: upstream, context: .direct) { forward }
         let multi = ChannelMulti(source: .of(source), fanOut: fanOut)
         fanOut.multi = multi
         fanOut.consumer = ChannelConsumer { [unowned fanOut] result, _ in fanOut.receive(result) }

@@ -58,9 +58,11 @@ final class OutputLink<Value>: @unchecked Sendable {
     /// Strong references, dropped when the output is cancelled or ends: weak ones would give the
     /// consumer and the node side tables, and every retain of them on the delivery path would
     /// take the runtime's slow path.
-    @usableFromInline var consumer: ChannelConsumer<Value>?
-    @usableFromInline var node: Channel<Value>?
-    @usableFromInline var retainedOutput: AnyObject?
+    /// Unchecked exclusivity: the discipline above keeps every access to these apart, and a
+    /// dynamic check would cost a runtime call per access.
+    @exclusivity(unchecked) @usableFromInline var consumer: ChannelConsumer<Value>?
+    @exclusivity(unchecked) @usableFromInline var node: Channel<Value>?
+    @exclusivity(unchecked) @usableFromInline var retainedOutput: AnyObject?
 
     @inlinable
     init() {}

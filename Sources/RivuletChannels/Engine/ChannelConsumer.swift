@@ -129,10 +129,17 @@ final class ActivationRun {
         func end() { endActivation(node, releasesTurn, thread) }
     }
 
-    /// The first held node (most runs hold one), kept inline so that the list allocates nothing.
-    private var firstHeld: HeldNode?
-    private var moreHeld: [HeldNode] = []
-    private var afterwards: [() -> Void] = []
+    // Owner-only: a run belongs to the thread that performs it, so its fields need no dynamic
+    // exclusivity checks (each would cost a runtime call per access).
+    /// The first held nodes, kept inline so that a run through a short chain allocates nothing.
+    @exclusivity(unchecked) private var held0: HeldNode?
+    @exclusivity(unchecked) private var held1: HeldNode?
+    @exclusivity(unchecked) private var held2: HeldNode?
+    @exclusivity(unchecked) private var held3: HeldNode?
+    @exclusivity(unchecked) private var heldCount = 0
+    @exclusivity(unchecked) private var moreHeld: [HeldNode] = []
+    @exclusivity(unchecked) private var firstAfterwards: (() -> Void)?
+    @exclusivity(unchecked) private var moreAfterwards: [() -> Void] = []
 
     @usableFromInline
     init() {}
@@ -140,33 +147,48 @@ final class ActivationRun {
     /// Records a node whose turn this run holds; its `endActivation` runs when the run finishes.
     @usableFromInline
     func hold(_ held: HeldNode) {
-        if firstHeld == nil, moreHeld.isEmpty {
-            firstHeld = held
-        } else {
-            moreHeld.append(held)
+        switch heldCount {
+        case 0: held0 = held
+        case 1: held1 = held
+        case 2: held2 = held
+        case 3: held3 = held
+        default: moreHeld.append(held)
         }
+        heldCount += 1
     }
 
     /// Runs `action` once every node of the run is active and its turn given back.
     @usableFromInline
     func afterActivation(_ action: @escaping () -> Void) {
-        afterwards.append(action)
+        if firstAfterwards == nil, moreAfterwards.isEmpty {
+            firstAfterwards = action
+        } else {
+            moreAfterwards.append(action)
+        }
     }
 
-    /// Ends the activation of every held node, upstream first, then runs the deferred work.
+    /// Ends the activation of every held node, upstream first (the reverse of the order they
+    /// were held in), then runs the deferred work.
     @usableFromInline
     func finish() {
-        while let held = moreHeld.popLast() {
-            held.end()
+        while heldCount > 0 {
+            heldCount -= 1
+            let held: HeldNode?
+            switch heldCount {
+            case 0: held = held0; held0 = nil
+            case 1: held = held1; held1 = nil
+            case 2: held = held2; held2 = nil
+            case 3: held = held3; held3 = nil
+            default: held = moreHeld.popLast()
+            }
+            held?.end()
         }
-        if let held = firstHeld {
-            firstHeld = nil
-            held.end()
-        }
-        while !afterwards.isEmpty {
-            let actions = afterwards
-            afterwards = []
-            for action in actions { action() }
+        while let action = firstAfterwards {
+            firstAfterwards = nil
+            action()
+            if !moreAfterwards.isEmpty {
+                firstAfterwards = moreAfterwards.removeFirst()
+            }
         }
     }
 

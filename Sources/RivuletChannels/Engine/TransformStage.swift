@@ -1,77 +1,75 @@
 import Synchronization
 
-/// The state of one activation of a processor between two channels: whether it was stopped,
-/// and its hop to an execution context.
+/// One activation of a processor between two channels: the processor, the downstream node and
+/// the activation it delivers into (A10), whether it was stopped, and its hop to an execution
+/// context. The consumer's closures capture this object alone, so that connecting a processor
+/// makes two objects (this and the consumer) and no closure context.
 @usableFromInline
-final class TransformLink<Input>: @unchecked Sendable {
-    // @unchecked Sendable: `stopped` is atomic; `hop` is set once in `init`, before the link is
-    // shared, and a `SerialHop` is itself thread-safe.
+final class ProcessorLink<Input, Output>: @unchecked Sendable {
+    // @unchecked Sendable: `stopped` is atomic; `hop` is set once, before the link is shared,
+    // and a `SerialHop` is itself thread-safe; the processor runs only from the upstream node's
+    // turn (or the hop's serial context), one result at a time.
     @usableFromInline let stopped = Atomic<Bool>(false)
     @usableFromInline var hop: SerialHop<Result<Input, ChannelEnd>>?
+    @usableFromInline let process: (Result<Input, ChannelEnd>) -> ChannelNext<Output>
+    @usableFromInline let downstream: Channel<Output>
+    @usableFromInline let generation: UInt
 
     @inlinable
-    init() {}
-
-    @inlinable
-    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    init(
+        process: @escaping (Result<Input, ChannelEnd>) -> ChannelNext<Output>, downstream: Channel<Output>,
+        generation: UInt
+    ) {
+        self.process = process
+        self.downstream = downstream
+        self.generation = generation
+    }
 
     @usableFromInline
     func stop() {
         stopped.store(true, ordering: .releasing)
         hop?.stop()
     }
-}
 
-extension ChannelConsumer {
-    /// A processor's consumer on the upstream channel: it runs `process` (on `context`) and
-    /// delivers what it returns into `downstream`, tagged with the downstream activation
-    /// `generation` it belongs to (A10).
+    /// Runs the processor on `result` and delivers what it returns downstream, tagged with the
+    /// downstream activation it belongs to (A10).
     @inlinable
-    static func processor<Output>(
-        into downstream: Channel<Output>, generation: UInt, context: Exec, link: TransformLink<Value>,
-        process: @escaping (Result<Value, ChannelEnd>) -> ChannelNext<Output>
-    ) -> ChannelConsumer<Value> {
-        guard let scheduler = context.scheduler else {
-            return ChannelConsumer { result, _ in
-                runProcessor(process, on: result, into: downstream, generation: generation, link: link)
-            }
-        }
-        let hop = SerialHop<Result<Value, ChannelEnd>>(scheduler: scheduler) {
-            runProcessor(process, on: $0, into: downstream, generation: generation, link: link)
-        }
-        link.hop = hop
-        return ChannelConsumer { result, activating in
-            if activating {
-                runProcessor(process, on: result, into: downstream, generation: generation, link: link)
-            } else {
-                hop.submit(result)
-            }
-        }
-    }
-
-    @inlinable
-    static func runProcessor<Output>(
-        _ process: (Result<Value, ChannelEnd>) -> ChannelNext<Output>, on result: Result<Value, ChannelEnd>,
-        into downstream: Channel<Output>, generation: UInt, link: TransformLink<Value>
-    ) {
-        guard !link.isStopped else { return }
+    func run(_ result: Result<Input, ChannelEnd>) {
+        guard !stopped.load(ordering: .relaxed) else { return }
         switch process(result) {
         case .none:
             break
         case let .single(output):
             downstream.deliver(output, generation: generation)
         case let .array(outputs):
-            deliverEach(outputs, into: downstream, generation: generation)
+            deliverEach(outputs)
         }
     }
 
-    /// Out of line: keeps the common one-result path of `runProcessor` small.
+    /// Out of line: keeps the common one-result path of `run` small.
     @inlinable @inline(never)
-    static func deliverEach<Output>(
-        _ outputs: [Result<Output, ChannelEnd>], into downstream: Channel<Output>, generation: UInt
-    ) {
+    func deliverEach(_ outputs: [Result<Output, ChannelEnd>]) {
         for output in outputs {
             downstream.deliver(output, generation: generation)
+        }
+    }
+}
+
+extension ChannelConsumer {
+    /// A processor's consumer on the upstream channel: it runs `link`'s processor, on `context`
+    /// (activation values synchronously, A2).
+    @inlinable
+    static func processor<Output>(link: ProcessorLink<Value, Output>, context: Exec) -> ChannelConsumer<Value> {
+        guard let scheduler = context.scheduler else {
+            return ChannelConsumer { [link] result, _ in link.run(result) }
+        }
+        link.hop = SerialHop<Result<Value, ChannelEnd>>(scheduler: scheduler) { [link] in link.run($0) }
+        return ChannelConsumer { [link] result, activating in
+            if activating {
+                link.run(result)
+            } else {
+                link.hop?.submit(result)
+            }
         }
     }
 }
@@ -81,25 +79,29 @@ extension ChannelConsumer {
 @usableFromInline
 final class TransformSource<Input, Output>: ChannelSourceBehaviour {
     @usableFromInline let upstream: Channel<Input>
-    /// Makes the consumer for one activation of `node` as `generation`; formed by the
-    /// (specialised) operator that made this source.
-    @usableFromInline let makeConsumer: (Channel<Output>, UInt, TransformLink<Input>) -> ChannelConsumer<Input>
-    // Owner-only: changed by the downstream node's turn owner, in activate and deactivate.
-    @usableFromInline var connection: (consumer: ChannelConsumer<Input>, link: TransformLink<Input>, node: Channel<Input>?)?
+    @usableFromInline let context: Exec
+    /// Makes the processor for one activation (with fresh state); formed by the (specialised)
+    /// operator that made this source.
+    @usableFromInline let makeProcessor: () -> (Result<Input, ChannelEnd>) -> ChannelNext<Output>
+    // Owner-only: changed by the downstream node's turn owner, in activate and deactivate, so
+    // it needs no dynamic exclusivity check.
+    @exclusivity(unchecked) @usableFromInline
+    var connection: (consumer: ChannelConsumer<Input>, link: ProcessorLink<Input, Output>, node: Channel<Input>?)?
 
     @inlinable
     init(
-        upstream: Channel<Input>,
-        makeConsumer: @escaping (Channel<Output>, UInt, TransformLink<Input>) -> ChannelConsumer<Input>
+        upstream: Channel<Input>, context: Exec,
+        makeProcessor: @escaping () -> (Result<Input, ChannelEnd>) -> ChannelNext<Output>
     ) {
         self.upstream = upstream
-        self.makeConsumer = makeConsumer
+        self.context = context
+        self.makeProcessor = makeProcessor
     }
 
     @inlinable
     func activate(_ node: Channel<Output>, generation: UInt, run: ActivationRun) {
-        let link = TransformLink<Input>()
-        let consumer = makeConsumer(node, generation, link)
+        let link = ProcessorLink(process: makeProcessor(), downstream: node, generation: generation)
+        let consumer = ChannelConsumer.processor(link: link, context: context)
         connection = (consumer, link, nil)
         switch upstream.connect(consumer, run: run) {
         case let .attached(upstreamNode):
@@ -133,11 +135,14 @@ extension Channel {
         context: Exec,
         _ makeProcessor: @escaping () -> (Result<Value, ChannelEnd>) -> ChannelNext<U>
     ) -> Channel<U> {
-        Channel<U>(
-            source: .of(
-                TransformSource(upstream: self) { node, generation, link in
-                    ChannelConsumer.processor(
-                        into: node, generation: generation, context: context, link: link, process: makeProcessor())
-                }))
+        Channel<U>(source: .of(TransformSource(upstream: self, context: context, makeProcessor: makeProcessor)))
+    }
+
+    /// A channel made by `process`, which keeps no state of its own: every activation uses it.
+    @inlinable
+    func processed<U>(
+        context: Exec, stateless process: @escaping (Result<Value, ChannelEnd>) -> ChannelNext<U>
+    ) -> Channel<U> {
+        processed(context: context) { process }
     }
 }

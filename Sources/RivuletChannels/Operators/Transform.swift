@@ -23,7 +23,7 @@ extension Channel {
     public func transform<U>(
         context: Exec = .direct, _ processor: @escaping (Result<Value, ChannelEnd>) -> ChannelNext<U>
     ) -> Channel<U> {
-        processed(context: context) { processor }
+        processed(context: context, stateless: processor)
     }
 
     /// Like `transform(context:_:)`, with a state that starts as `initialState` on each
@@ -53,16 +53,16 @@ extension Channel {
     /// - Returns: The mapped channel.
     @inlinable
     public func map<U>(context: Exec = .direct, _ transform: @escaping (Value) throws -> U) -> Channel<U> {
-        processed(context: context) {
-            { result in
+        processed(
+            context: context,
+            stateless: { (result: Result<Value, ChannelEnd>) in
                 switch result {
                 case let .success(value):
                     do { return .value(try transform(value)) } catch { return .error(error) }
                 case let .failure(end):
                     return .end(end)
                 }
-            }
-        }
+            })
     }
 
     /// Like `map(context:_:)`, with a state reset on each activation (A6).
@@ -94,16 +94,16 @@ extension Channel {
     /// - Returns: The filtered channel.
     @inlinable
     public func filter(context: Exec = .direct, _ isIncluded: @escaping (Value) throws -> Bool) -> Channel<Value> {
-        processed(context: context) {
-            { result in
+        processed(
+            context: context,
+            stateless: { (result: Result<Value, ChannelEnd>) in
                 switch result {
                 case let .success(value):
                     do { return try isIncluded(value) ? .value(value) : .none } catch { return .error(error) }
                 case let .failure(end):
                     return .end(end)
                 }
-            }
-        }
+            })
     }
 
     /// CwlSignal's spelling of `filter(context:_:)`.
@@ -126,16 +126,16 @@ extension Channel {
     /// - Returns: The new channel.
     @inlinable
     public func compactMap<U>(context: Exec = .direct, _ transform: @escaping (Value) throws -> U?) -> Channel<U> {
-        processed(context: context) {
-            { result in
+        processed(
+            context: context,
+            stateless: { (result: Result<Value, ChannelEnd>) in
                 switch result {
                 case let .success(value):
                     do { return try transform(value).map { .value($0) } ?? .none } catch { return .error(error) }
                 case let .failure(end):
                     return .end(end)
                 }
-            }
-        }
+            })
     }
 
     /// Like `compactMap(context:_:)`, with a state reset on each activation (A6).

@@ -11,7 +11,10 @@ import RivuletChannels
 //     channel-chain [values]        8 map/filter channels, one output     (core: profile-chain)
 //     channel-fanout [sends]        continuous() multi, 100 outputs       (core: profile-fanout)
 //     channel-churn [cycles]        subscribe + cancel one output         (core: profile-churn)
-//     channel-cold [activations]    10-value generate with map + filter   (core: profile-start)
+//     channel-cold [activations]    10-value generate with map + filter,  (core: profile-start)
+//                                   graph built for each activation
+//     channel-activate [activations] the same graph built once, activated  (core: profile-start)
+//                                   by each subscribe and released by cancel
 //     channel-allocs                mallocs per operation of each, and per value of the cold one
 
 /// The count given after the mode, or `fallback`.
@@ -74,6 +77,32 @@ func probe_channel_cold(_ count: Int, values: Int = 10) {
     precondition(sink.total != 42, "keep the sink alive")
 }
 
+@inline(never)
+func probe_channel_activate(_ count: Int, values: Int = 10) {
+    let sink = Sink()
+    let generator = Generator(values: values)
+    let channel = Channel<Int>.generate { generator.activationChanged($0) }
+        .map { (value: Int) in value &* 2 }.filter { (value: Int) in value != 6 }
+    for _ in 0..<count { channel.subscribeValues { sink.total &+= $0 }.cancel() }
+    precondition(sink.total != 42, "keep the sink alive")
+}
+
+/// A `generate` closure's state: it keeps each activation's input until the deactivation, since
+/// dropping it would end the channel (A7).
+final class Generator: @unchecked Sendable {
+    // @unchecked Sendable: used on the probe's one thread only.
+    let values: Int
+    var input: ChannelInput<Int>?
+
+    init(values: Int) { self.values = values }
+
+    func activationChanged(_ input: ChannelInput<Int>?) {
+        self.input = input
+        guard let input else { return }
+        for value in 0..<values { input.send(value: value) }
+    }
+}
+
 func eightStages(_ channel: Channel<Int>) -> Channel<Int> {
     let first = channel.map { (value: Int) in value &+ 1 }.filter { (value: Int) in value >= 0 }
     let second = first.map { (value: Int) in value &* 3 }.filter { (value: Int) in value != -7 }
@@ -100,6 +129,7 @@ func probe_channel_allocs() {
     show("send to a continuous() multi with 100 outputs", mallocsPerOperation(1_000, probe_channel_fanout))
     show("subscribe + cancel on a channel", mallocsPerOperation(10_000, probe_channel_churn))
     show("cold activation, 10 values", mallocsPerOperation(1_000) { probe_channel_cold($0) })
+    show("activation of a built graph, 10 values", mallocsPerOperation(1_000) { probe_channel_activate($0) })
     let ten = mallocsPerOperation(1_000) { probe_channel_cold($0, values: 10) }
     let twenty = mallocsPerOperation(1_000) { probe_channel_cold($0, values: 20) }
     show("value of a cold activation (20 values minus 10, over 10)", (twenty - ten) / 10)
@@ -113,6 +143,7 @@ func runChannelMode() {
         ("channel-fanout", { probe_channel_fanout(modeCount(5_000)) }),
         ("channel-churn", { probe_channel_churn(modeCount(100_000)) }),
         ("channel-cold", { probe_channel_cold(modeCount(10_000)) }),
+        ("channel-activate", { probe_channel_activate(modeCount(10_000)) }),
         ("channel-allocs", probe_channel_allocs),
     ]
     for (name, run) in modes where CommandLine.arguments.dropFirst().first == name {
