@@ -29,7 +29,7 @@ extension ChannelMulti {
         let source = TransformSource<Value, Value>(upstream: upstream, context: .direct) { forward }
         let multi = ChannelMulti(source: .of(source), fanOut: fanOut)
         fanOut.multi = multi
-        fanOut.consumer = ChannelConsumer { [unowned fanOut] result, _ in fanOut.receive(result) }
+        fanOut.consumer = ChannelConsumer.closure { [unowned fanOut] result, _ in fanOut.receive(result) }
         if !policy.activatesOnDemand {
             ActivationRun.perform { fanOut.activateUpstream(run: $0) }
         }

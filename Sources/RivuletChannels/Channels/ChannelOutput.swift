@@ -42,43 +42,103 @@ public final class ChannelOutput<Value>: Disposable {
 // @unchecked Sendable: the output's own state is atomic, and its link is thread-safe.
 extension ChannelOutput: @unchecked Sendable {}
 
-/// What an output's consumer shares with its `ChannelOutput`: whether it stopped, the node it is
-/// attached to (to detach it), and, for `subscribeWhile`, the output it keeps alive.
+/// An output's consumer, shared with its `ChannelOutput`: the handler, whether the output
+/// stopped, the node it is attached to (to detach it), and, for `subscribeWhile`, the output it
+/// keeps alive.
 @usableFromInline
-final class OutputLink<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `stopped` is atomic; `hop` is set once, before the link is shared.
-    // The attachment (`consumer`, `node`, `retainedOutput`) is written before any other thread
-    // can reach the link (`keepAlive` before connecting, `attached` by the activating thread
-    // before any result), and read and cleared once, by whichever of `cancel` and `ended` stops
-    // the link first (`stopped.exchange`): a thread that ends the output got there through the
-    // node's turn, and one that cancels it through the output `subscribe` returned, both after
-    // those writes.
+final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
+    // @unchecked Sendable: `stopped` is atomic; `hop` and the handlers are set in `init`, before
+    // the link is shared. The attachment (`node`, `retainedOutput`) is written before any other
+    // thread can reach the link (`keepAlive` before connecting, `attached` by the activating
+    // thread before any result), and read and cleared once, by whichever of `cancel` and
+    // `ended` stops the link first (`stopped.exchange`): a thread that ends the output got there
+    // through the node's turn, and one that cancels it through the output `subscribe` returned,
+    // both after those writes.
     @usableFromInline let stopped = Atomic<Bool>(false)
     @usableFromInline var hop: SerialHop<Result<Value, ChannelEnd>>?
+    /// Called with each result until it returns `false` (`subscribe`, `subscribeWhile`).
+    @usableFromInline let resultHandler: ((Result<Value, ChannelEnd>) -> Bool)?
+    /// Called with each value (`subscribeValues` without a context).
+    @usableFromInline let valueHandler: ((Value) -> Void)?
     /// Strong references, dropped when the output is cancelled or ends: weak ones would give the
-    /// consumer and the node side tables, and every retain of them on the delivery path would
-    /// take the runtime's slow path.
-    /// Unchecked exclusivity: the discipline above keeps every access to these apart, and a
+    /// node a side table, and every retain of it on the delivery path would take the runtime's
+    /// slow path. Unchecked exclusivity: the discipline above keeps every access apart, and a
     /// dynamic check would cost a runtime call per access.
-    @exclusivity(unchecked) @usableFromInline var consumer: ChannelConsumer<Value>?
     @exclusivity(unchecked) @usableFromInline var node: Channel<Value>?
     @exclusivity(unchecked) @usableFromInline var retainedOutput: AnyObject?
 
+    /// An output's consumer that calls `handler` (on `context`) until the output is cancelled,
+    /// the handler returns `false`, or an end arrives.
     @inlinable
-    init() {}
+    init(context: Exec, handler: @escaping (Result<Value, ChannelEnd>) -> Bool) {
+        resultHandler = handler
+        valueHandler = nil
+        let attached: (ChannelConsumer<Value>, Channel<Value>) -> Void = {
+            unsafeDowncast($0, to: OutputLink<Value>.self).node = $1
+        }
+        guard let scheduler = context.scheduler else {
+            super.init(
+                handle: { consumer, result, _ in
+                    unsafeDowncast(consumer, to: OutputLink<Value>.self).deliver(result, to: handler)
+                },
+                attached: attached)
+            return
+        }
+        super.init(
+            handle: { consumer, result, activating in
+                let link = unsafeDowncast(consumer, to: OutputLink<Value>.self)
+                if activating { link.deliver(result, to: handler) } else { link.hop?.submit(result) }
+            }, attached: attached)
+        // The hop holds the link until `stop()` lets go of its body (on cancel or end).
+        hop = SerialHop(scheduler: scheduler) { [self] in deliver($0, to: handler) }
+    }
+
+    /// An output's consumer for `subscribeValues`: only values reach `handler`, on `context`.
+    @inlinable
+    static func values(on context: Exec, handler: @escaping (Value) -> Void) -> OutputLink<Value> {
+        guard context.scheduler == nil else {
+            return OutputLink(context: context) { result in
+                if case let .success(value) = result { handler(value) }
+                return true
+            }
+        }
+        return OutputLink(valueHandler: handler)
+    }
+
+    /// An output's consumer that calls `valueHandler` with each value, on the delivering thread.
+    @inlinable
+    init(valueHandler handler: @escaping (Value) -> Void) {
+        resultHandler = nil
+        valueHandler = handler
+        super.init(
+            handle: { consumer, result, _ in
+                let link = unsafeDowncast(consumer, to: OutputLink<Value>.self)
+                guard !link.isStopped else { return }
+                switch result {
+                case let .success(value): link.valueHandler?(value)
+                case .failure: link.ended()
+                }
+            },
+            attached: { unsafeDowncast($0, to: OutputLink<Value>.self).node = $1 })
+    }
 
     @inlinable
     var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
     @inlinable
-    func attached(_ consumer: ChannelConsumer<Value>, to node: Channel<Value>) {
-        self.consumer = consumer
-        self.node = node
+    func keepAlive(_ output: AnyObject) {
+        retainedOutput = output
     }
 
     @inlinable
-    func keepAlive(_ output: AnyObject) {
-        retainedOutput = output
+    func deliver(_ result: Result<Value, ChannelEnd>, to handler: (Result<Value, ChannelEnd>) -> Bool) {
+        guard !isStopped else { return }
+        let goOn = handler(result)
+        if case .failure = result {
+            ended()
+        } else if !goOn {
+            cancel()
+        }
     }
 
     /// The output was cancelled: stop, and detach from the node (A6).
@@ -86,11 +146,10 @@ final class OutputLink<Value>: @unchecked Sendable {
     func cancel() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         hop?.stop()
-        let (consumer, node, output) = (self.consumer, self.node, retainedOutput)
-        self.consumer = nil
+        let (node, output) = (self.node, retainedOutput)
         self.node = nil
         retainedOutput = nil
-        if let consumer { node?.detach(consumer) }
+        node?.detach(self)
         withExtendedLifetime(output) {}
     }
 
@@ -98,64 +157,10 @@ final class OutputLink<Value>: @unchecked Sendable {
     @inlinable @inline(never)
     func ended() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let released = (consumer, node, retainedOutput)
-        consumer = nil
+        hop?.stop()
+        let released = (node, retainedOutput)
         node = nil
         retainedOutput = nil
         withExtendedLifetime(released) {}
-    }
-}
-
-extension ChannelConsumer {
-    /// An output's consumer: calls `handler` (on `context`) until the output is cancelled, the
-    /// handler returns `false`, or an end arrives.
-    @inlinable
-    static func output(
-        context: Exec, link: OutputLink<Value>, handler: @escaping (Result<Value, ChannelEnd>) -> Bool
-    ) -> ChannelConsumer<Value> {
-        let attached: (ChannelConsumer<Value>, Channel<Value>) -> Void = { link.attached($0, to: $1) }
-        guard let scheduler = context.scheduler else {
-            return ChannelConsumer(attached: attached) { result, _ in
-                deliver(result, to: handler, link: link)
-            }
-        }
-        let hop = SerialHop<Result<Value, ChannelEnd>>(scheduler: scheduler) { deliver($0, to: handler, link: link) }
-        link.hop = hop
-        return ChannelConsumer(attached: attached) { result, activating in
-            if activating { deliver(result, to: handler, link: link) } else { hop.submit(result) }
-        }
-    }
-
-    /// An output's consumer for `subscribeValues`: only values reach `handler`.
-    @inlinable
-    static func valuesOutput(
-        context: Exec, link: OutputLink<Value>, handler: @escaping (Value) -> Void
-    ) -> ChannelConsumer<Value> {
-        guard context.scheduler == nil else {
-            return output(context: context, link: link) { result in
-                if case let .success(value) = result { handler(value) }
-                return true
-            }
-        }
-        return ChannelConsumer(attached: { link.attached($0, to: $1) }) { result, _ in
-            guard !link.isStopped else { return }
-            switch result {
-            case let .success(value): handler(value)
-            case .failure: link.ended()
-            }
-        }
-    }
-
-    @inlinable
-    static func deliver(
-        _ result: Result<Value, ChannelEnd>, to handler: (Result<Value, ChannelEnd>) -> Bool, link: OutputLink<Value>
-    ) {
-        guard !link.isStopped else { return }
-        let goOn = handler(result)
-        if case .failure = result {
-            link.ended()
-        } else if !goOn {
-            link.cancel()
-        }
     }
 }

@@ -14,11 +14,11 @@ extension Channel {
     public func subscribe(
         context: Exec = .direct, _ handler: @escaping (Result<Value, ChannelEnd>) -> Void
     ) -> ChannelOutput<Value> {
-        let link = OutputLink<Value>()
-        let consumer = ChannelConsumer.output(context: context, link: link) {
-            handler($0); return true
+        let link = OutputLink<Value>(context: context) {
+            handler($0)
+            return true
         }
-        return attachOutput(consumer, link: link, keepingItAlive: false)
+        return attachOutput(link, keepingItAlive: false)
     }
 
     /// Attaches an output that calls `handler` with every value; the end is not reported.
@@ -31,9 +31,7 @@ extension Channel {
     public func subscribeValues(
         context: Exec = .direct, _ handler: @escaping (Value) -> Void
     ) -> ChannelOutput<Value> {
-        let link = OutputLink<Value>()
-        let consumer = ChannelConsumer.valuesOutput(context: context, link: link, handler: handler)
-        return attachOutput(consumer, link: link, keepingItAlive: false)
+        attachOutput(OutputLink.values(on: context, handler: handler), keepingItAlive: false)
     }
 
     /// Attaches an output that keeps itself alive until `handler` returns `false` or an end
@@ -46,27 +44,25 @@ extension Channel {
     public func subscribeWhile(
         context: Exec = .direct, _ handler: @escaping (Result<Value, ChannelEnd>) -> Bool
     ) {
-        let link = OutputLink<Value>()
-        let consumer = ChannelConsumer.output(context: context, link: link, handler: handler)
-        _ = attachOutput(consumer, link: link, keepingItAlive: true)
+        _ = attachOutput(OutputLink(context: context, handler: handler), keepingItAlive: true)
     }
 
     @inlinable
     func attachOutput(
-        _ consumer: ChannelConsumer<Value>, link: OutputLink<Value>, keepingItAlive: Bool
+        _ link: OutputLink<Value>, keepingItAlive: Bool
     ) -> ChannelOutput<Value> {
         let output = ChannelOutput(channel: self, link: link)
         // Set before any result can arrive, so that the self-retained output is let go only by
         // its handler's answer or the end.
         if keepingItAlive { link.keepAlive(output) }
         ActivationRun.perform { run in
-            switch connect(consumer, run: run) {
+            switch connect(link, run: run) {
             case .attached:
                 break
             case .duplicate:
-                consumer.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), true)
+                link.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), true)
             case let .ended(end):
-                consumer.receive(.failure(end), true)
+                link.receive(.failure(end), true)
             }
         }
         return output

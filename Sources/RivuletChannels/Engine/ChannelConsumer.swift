@@ -1,15 +1,18 @@
-/// What is attached below a channel node: an output's handler, a processor feeding the next node,
-/// a multi's fan-out, a capture, a junction. The node calls `receive` only from its turn, one
+/// What is attached below a channel node: an output, a processor feeding the next node, a
+/// multi's fan-out, a capture, a junction. The node calls `receive` only from its turn, one
 /// result at a time, never under a lock; `activating` is true for activation values (A2), which
 /// a consumer with an execution context handles synchronously instead of hopping.
 ///
-/// A consumer is a closure, not a subclass: the closure is formed where the consumer is made, in
-/// code the compiler specialises for the value types (the public, inlinable API), so that the
-/// delivery path runs specialised code with no generic metadata look-ups. The consumer's own
-/// state lives in whatever the closure captures.
+/// The node calls the consumer through `handle`, a closure given the consumer itself, not
+/// through an overridden method: a method of a generic class is called through its vtable in
+/// unspecialised code, while `handle` is formed where the consumer is made, in code the compiler
+/// specialises for the value types (the public, inlinable API), so that the delivery path runs
+/// specialised code with no generic metadata look-ups. A subclass keeps its state in its own
+/// fields and passes a `handle` that captures nothing (so it allocates no closure context) and
+/// downcasts the consumer it is given; `ClosureConsumer` keeps its state in a closure.
 @usableFromInline
-final class ChannelConsumer<Value> {
-    @usableFromInline let receive: (Result<Value, ChannelEnd>, Bool) -> Void
+class ChannelConsumer<Value> {
+    @usableFromInline let handle: (ChannelConsumer<Value>, Result<Value, ChannelEnd>, Bool) -> Void
     /// Told which node attached the consumer (by that node's new turn owner, before any result).
     @usableFromInline let attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)?
     /// Told when the activation run that attached the consumer is over.
@@ -17,12 +20,44 @@ final class ChannelConsumer<Value> {
 
     @inlinable
     init(
-        attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)? = nil, activationDidEnd: (() -> Void)? = nil,
-        receive: @escaping (Result<Value, ChannelEnd>, Bool) -> Void
+        handle: @escaping (ChannelConsumer<Value>, Result<Value, ChannelEnd>, Bool) -> Void,
+        attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)? = nil, activationDidEnd: (() -> Void)? = nil
     ) {
-        self.receive = receive
+        self.handle = handle
         self.attached = attached
         self.activationDidEnd = activationDidEnd
+    }
+
+    /// Hands the consumer a result; `activating` marks an activation value (A2).
+    @inlinable @inline(__always)
+    final func receive(_ result: Result<Value, ChannelEnd>, _ activating: Bool) {
+        handle(self, result, activating)
+    }
+
+    /// A consumer whose state is whatever `receive` captures.
+    @inlinable
+    static func closure(
+        attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)? = nil, activationDidEnd: (() -> Void)? = nil,
+        receive: @escaping (Result<Value, ChannelEnd>, Bool) -> Void
+    ) -> ChannelConsumer<Value> {
+        ClosureConsumer(attached: attached, activationDidEnd: activationDidEnd, body: receive)
+    }
+}
+
+/// A consumer made of a closure (`ChannelConsumer.closure`).
+@usableFromInline
+final class ClosureConsumer<Value>: ChannelConsumer<Value> {
+    @usableFromInline let body: (Result<Value, ChannelEnd>, Bool) -> Void
+
+    @inlinable
+    init(
+        attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)?, activationDidEnd: (() -> Void)?,
+        body: @escaping (Result<Value, ChannelEnd>, Bool) -> Void
+    ) {
+        self.body = body
+        super.init(
+            handle: { unsafeDowncast($0, to: ClosureConsumer<Value>.self).body($1, $2) }, attached: attached,
+            activationDidEnd: activationDidEnd)
     }
 }
 

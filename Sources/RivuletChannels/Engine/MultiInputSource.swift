@@ -115,7 +115,7 @@ final class MultiInputSource<Value>: ChannelSourceBehaviour {
 
     private func connect(_ entry: Entry, into node: Channel<Value>, generation: UInt, run: ActivationRun) {
         let forwarder = MergeForwarder(source: self, entryID: entry.id, node: node, generation: generation)
-        let consumer = ChannelConsumer<Value> { result, _ in forwarder.receive(result) }
+        let consumer = ChannelConsumer<Value>.closure { result, _ in forwarder.receive(result) }
         let current = state.withLock { state -> Bool in
             guard state.activation?.generation == generation,
                 let index = state.entries.firstIndex(where: { $0.id == entry.id })

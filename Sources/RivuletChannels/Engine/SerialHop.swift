@@ -11,16 +11,17 @@ final class SerialHop<Item>: @unchecked Sendable {
         var items = FIFOQueue<Item>()
         var isScheduled = false
         var isStopped = false
+        /// Let go of by `stop()`: the body may hold what holds the hop.
+        var body: ((Item) -> Void)?
     }
 
     private let scheduler: any Scheduler
-    private let pending = Locked(Pending())
-    private let body: (Item) -> Void
+    private let pending: Locked<Pending>
 
     @usableFromInline
     init(scheduler: any Scheduler, body: @escaping (Item) -> Void) {
         self.scheduler = scheduler
-        self.body = body
+        pending = Locked(Pending(body: body))
     }
 
     /// Queues `item` and schedules a drain if none is scheduled.
@@ -41,16 +42,17 @@ final class SerialHop<Item>: @unchecked Sendable {
     /// Drops what is queued and ignores later items.
     @usableFromInline
     func stop() {
-        let dropped = pending.withLock { pending -> ContiguousArray<Item?> in
+        let dropped = pending.withLock { pending -> (ContiguousArray<Item?>, ((Item) -> Void)?) in
             pending.isStopped = true
-            return pending.items.removeAll()
+            defer { pending.body = nil }
+            return (pending.items.removeAll(), pending.body)
         }
         withExtendedLifetime(dropped) {}
     }
 
     private func drain() {
-        while let item = pending.withLock({ pending -> Item? in
-            if let item = pending.items.popFirst() { return item }
+        while let (item, body) = pending.withLock({ pending -> (Item, (Item) -> Void)? in
+            if let body = pending.body, let item = pending.items.popFirst() { return (item, body) }
             pending.isScheduled = false
             return nil
         }) {

@@ -1,28 +1,41 @@
 import Synchronization
 
-/// One activation of a processor between two channels: the processor, the downstream node and
-/// the activation it delivers into (A10), whether it was stopped, and its hop to an execution
-/// context. The consumer's closures capture this object alone, so that connecting a processor
-/// makes two objects (this and the consumer) and no closure context.
+/// One activation of a processor between two channels, and its consumer on the upstream
+/// channel: the processor, the downstream node and the activation it delivers into (A10),
+/// whether it was stopped, and its hop to an execution context. Being the consumer itself, it
+/// connects a processor with one object and no closure context.
 @usableFromInline
-final class ProcessorLink<Input, Output>: @unchecked Sendable {
-    // @unchecked Sendable: `stopped` is atomic; `hop` is set once, before the link is shared,
-    // and a `SerialHop` is itself thread-safe; the processor runs only from the upstream node's
-    // turn (or the hop's serial context), one result at a time.
+final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sendable {
+    // @unchecked Sendable: `stopped` is atomic; `hop` is set once, in `init`, before the link is
+    // shared, and a `SerialHop` is itself thread-safe; the processor runs only from the upstream
+    // node's turn (or the hop's serial context), one result at a time.
     @usableFromInline let stopped = Atomic<Bool>(false)
     @usableFromInline var hop: SerialHop<Result<Input, ChannelEnd>>?
     @usableFromInline let process: (Result<Input, ChannelEnd>) -> ChannelNext<Output>
     @usableFromInline let downstream: Channel<Output>
     @usableFromInline let generation: UInt
 
+    /// A link that runs `process` on `context` (activation values synchronously, A2).
     @inlinable
     init(
         process: @escaping (Result<Input, ChannelEnd>) -> ChannelNext<Output>, downstream: Channel<Output>,
-        generation: UInt
+        generation: UInt, context: Exec
     ) {
         self.process = process
         self.downstream = downstream
         self.generation = generation
+        guard let scheduler = context.scheduler else {
+            super.init(handle: { consumer, result, _ in
+                unsafeDowncast(consumer, to: ProcessorLink<Input, Output>.self).run(result)
+            })
+            return
+        }
+        super.init(handle: { consumer, result, activating in
+            let link = unsafeDowncast(consumer, to: ProcessorLink<Input, Output>.self)
+            if activating { link.run(result) } else { link.hop?.submit(result) }
+        })
+        // The hop holds the link until `stop()` lets go of its body.
+        hop = SerialHop(scheduler: scheduler) { [self] in run($0) }
     }
 
     @usableFromInline
@@ -55,25 +68,6 @@ final class ProcessorLink<Input, Output>: @unchecked Sendable {
     }
 }
 
-extension ChannelConsumer {
-    /// A processor's consumer on the upstream channel: it runs `link`'s processor, on `context`
-    /// (activation values synchronously, A2).
-    @inlinable
-    static func processor<Output>(link: ProcessorLink<Value, Output>, context: Exec) -> ChannelConsumer<Value> {
-        guard let scheduler = context.scheduler else {
-            return ChannelConsumer { [link] result, _ in link.run(result) }
-        }
-        link.hop = SerialHop<Result<Value, ChannelEnd>>(scheduler: scheduler) { [link] in link.run($0) }
-        return ChannelConsumer { [link] result, activating in
-            if activating {
-                link.run(result)
-            } else {
-                link.hop?.submit(result)
-            }
-        }
-    }
-}
-
 /// The source of a channel made by a processor on another channel: activating it connects a
 /// fresh consumer (with fresh processor state, A6) below the upstream channel.
 @usableFromInline
@@ -86,7 +80,7 @@ final class TransformSource<Input, Output>: ChannelSourceBehaviour {
     // Owner-only: changed by the downstream node's turn owner, in activate and deactivate, so
     // it needs no dynamic exclusivity check.
     @exclusivity(unchecked) @usableFromInline
-    var connection: (consumer: ChannelConsumer<Input>, link: ProcessorLink<Input, Output>, node: Channel<Input>?)?
+    var connection: (link: ProcessorLink<Input, Output>, node: Channel<Input>?)?
 
     @inlinable
     init(
@@ -100,16 +94,15 @@ final class TransformSource<Input, Output>: ChannelSourceBehaviour {
 
     @inlinable
     func activate(_ node: Channel<Output>, generation: UInt, run: ActivationRun) {
-        let link = ProcessorLink(process: makeProcessor(), downstream: node, generation: generation)
-        let consumer = ChannelConsumer.processor(link: link, context: context)
-        connection = (consumer, link, nil)
-        switch upstream.connect(consumer, run: run) {
+        let link = ProcessorLink(process: makeProcessor(), downstream: node, generation: generation, context: context)
+        connection = (link, nil)
+        switch upstream.connect(link, run: run) {
         case let .attached(upstreamNode):
             connection?.node = upstreamNode
         case .duplicate:
-            consumer.receive(.failure(.other(ChannelBindError<Input>.duplicate(nil))), true)
+            link.receive(.failure(.other(ChannelBindError<Input>.duplicate(nil))), true)
         case let .ended(end):
-            consumer.receive(.failure(end), true)
+            link.receive(.failure(end), true)
         }
     }
 
@@ -118,7 +111,7 @@ final class TransformSource<Input, Output>: ChannelSourceBehaviour {
         guard let connection else { return }
         self.connection = nil
         connection.link.stop()
-        connection.node?.detach(connection.consumer)
+        connection.node?.detach(connection.link)
     }
 
     @usableFromInline

@@ -12,7 +12,7 @@ public final class ChannelCapture<Value> {
         self.upstream = upstream
         let holder = CaptureHolder<Value>()
         self.holder = holder
-        consumer = ChannelConsumer(activationDidEnd: { holder.activationDidEnd() }) {
+        consumer = ChannelConsumer.closure(activationDidEnd: { holder.activationDidEnd() }) {
             holder.receive($0, activating: $1)
         }
         let connection = upstream.connectNow(consumer)

@@ -42,7 +42,7 @@ extension Channel {
         let fanOut = MultiFanOut(policy: .all, initialValues: values, end: end)
         let multi = ChannelMulti(source: .inert(), fanOut: fanOut)
         fanOut.multi = multi
-        fanOut.consumer = ChannelConsumer { [unowned fanOut] result, _ in fanOut.receive(result) }
+        fanOut.consumer = ChannelConsumer.closure { [unowned fanOut] result, _ in fanOut.receive(result) }
         return multi
     }
 }

@@ -108,7 +108,7 @@ public final class ChannelJunction<Value> {
 
     func connect(into target: Channel<Value>, generation: UInt, source: JunctionSource<Value>, run: ActivationRun) {
         let forwarder = JunctionForwarder(junction: self, target: target, generation: generation)
-        let consumer = ChannelConsumer<Value> { result, _ in forwarder.receive(result) }
+        let consumer = ChannelConsumer<Value>.closure { result, _ in forwarder.receive(result) }
         let fresh = state.withLock { state -> Bool in
             guard state.source == ObjectIdentifier(source) else { return false }
             state.connection = JunctionConnection(
