@@ -55,7 +55,8 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
     // through the node's turn, and one that cancels it through the output `subscribe` returned,
     // both after those writes.
     @usableFromInline let stopped = Atomic<Bool>(false)
-    @usableFromInline var hop: SerialHop<Result<Value, ChannelEnd>>?
+    /// Unchecked exclusivity: set once in `init`, read-only afterwards.
+    @exclusivity(unchecked) @usableFromInline var hop: SerialHop<Result<Value, ChannelEnd>>?
     /// Called with each result until it returns `false` (`subscribe`, `subscribeWhile`).
     @usableFromInline let resultHandler: ((Result<Value, ChannelEnd>) -> Bool)?
     /// Called with each value (`subscribeValues` without a context).

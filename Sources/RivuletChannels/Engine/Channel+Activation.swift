@@ -91,11 +91,21 @@ extension Channel {
     /// those queued meanwhile are delivered now, after the activation values (A2).
     @inlinable
     final func endActivation(releasingTurn: Bool, on thread: ThreadID) {
-        let consumer = storage.withTurnLock { state, _ -> ChannelConsumer<Value>? in
-            guard case .activating = state.phase else { return nil }
+        let (consumer, turnGivenBack) = storage.withTurnLock { state, owner -> (ChannelConsumer<Value>?, Bool) in
+            guard case .activating = state.phase else { return (nil, false) }
             state.phase = .active
-            return state.consumer?.takeUnretainedValue()
+            let consumer = state.consumer?.takeUnretainedValue()
+            // With nothing to tell the consumer and nothing waiting, the turn goes back now,
+            // without a second round through the lock in `finishTurn`.
+            if releasingTurn, consumer?.activationDidEnd == nil, !state.queue.needsOwnerAttention,
+                !state.pendingDeactivation, state.pendingGeneration == nil
+            {
+                owner = .none
+                return (consumer, true)
+            }
+            return (consumer, false)
         }
+        if turnGivenBack { return }
         consumer?.activationDidEnd?()
         if releasingTurn { finishTurn(on: thread) }
     }
@@ -105,19 +115,27 @@ extension Channel {
     @inlinable
     final func detach(_ consumer: ChannelConsumer<Value>) {
         let thread = ThreadID.current
-        let deactivateNow = storage.withTurnLock { state, owner -> Bool in
-            guard state.isActiveOrActivating, state.isConsumer(consumer) else { return false }
-            if owner == .none {
-                owner = TurnOwner(thread)
-                return true
+        let released = storage.withTurnLock { state, owner -> Released? in
+            guard state.isActiveOrActivating, state.isConsumer(consumer) else { return nil }
+            guard owner == .none else {
+                state.pendingDeactivation = true
+                return nil
             }
-            state.pendingDeactivation = true
-            return false
+            // Nobody holds the turn: take it and deactivate in the same round through the lock.
+            owner = TurnOwner(thread)
+            state.pendingDeactivation = false
+            state.phase = .inactive
+            return Self.takeActivation(&state)
         }
-        if deactivateNow {
-            performDeactivation()
-            finishTurn(on: thread)
+        // Consumed, so that the parts move out of the optional rather than being copied.
+        switch consume released {
+        case .none:
+            return
+        case let .some(released):
+            released.source.deactivate(self)
+            withExtendedLifetime(released) {}
         }
+        finishTurn(on: thread)
     }
 
     /// Connects `consumer` in a new activation run and finishes the run.

@@ -173,8 +173,24 @@ final class ActivationRun {
     @exclusivity(unchecked) private var held3: HeldNode?
     @exclusivity(unchecked) private var heldCount = 0
     @exclusivity(unchecked) private var moreHeld: [HeldNode] = []
-    @exclusivity(unchecked) private var firstAfterwards: (() -> Void)?
-    @exclusivity(unchecked) private var moreAfterwards: [() -> Void] = []
+    @exclusivity(unchecked) private var firstAfterwards: Deferred?
+    @exclusivity(unchecked) private var moreAfterwards: [Deferred] = []
+
+    /// Work to run after the run: `action(target, argument)`, with an action that captures
+    /// nothing, so that deferring it allocates nothing.
+    @usableFromInline
+    struct Deferred {
+        @usableFromInline let target: AnyObject
+        @usableFromInline let argument: AnyObject
+        @usableFromInline let action: (AnyObject, AnyObject) -> Void
+
+        @inlinable
+        init(target: AnyObject, argument: AnyObject, action: @escaping (AnyObject, AnyObject) -> Void) {
+            self.target = target
+            self.argument = argument
+            self.action = action
+        }
+    }
 
     @usableFromInline
     init() {}
@@ -192,9 +208,13 @@ final class ActivationRun {
         heldCount += 1
     }
 
-    /// Runs `action` once every node of the run is active and its turn given back.
+    /// Runs `action(target, argument)` once every node of the run is active and its turn given
+    /// back.
     @usableFromInline
-    func afterActivation(_ action: @escaping () -> Void) {
+    func afterActivation(
+        _ target: AnyObject, _ argument: AnyObject, _ call: @escaping (AnyObject, AnyObject) -> Void
+    ) {
+        let action = Deferred(target: target, argument: argument, action: call)
         if firstAfterwards == nil, moreAfterwards.isEmpty {
             firstAfterwards = action
         } else {
@@ -218,9 +238,9 @@ final class ActivationRun {
             }
             held?.end()
         }
-        while let action = firstAfterwards {
+        while let deferred = firstAfterwards {
             firstAfterwards = nil
-            action()
+            deferred.action(deferred.target, deferred.argument)
             if !moreAfterwards.isEmpty {
                 firstAfterwards = moreAfterwards.removeFirst()
             }

@@ -10,7 +10,8 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
     // shared, and a `SerialHop` is itself thread-safe; the processor runs only from the upstream
     // node's turn (or the hop's serial context), one result at a time.
     @usableFromInline let stopped = Atomic<Bool>(false)
-    @usableFromInline var hop: SerialHop<Result<Input, ChannelEnd>>?
+    /// Unchecked exclusivity: set once in `init`, read-only afterwards.
+    @exclusivity(unchecked) @usableFromInline var hop: SerialHop<Result<Input, ChannelEnd>>?
     @usableFromInline let process: (Result<Input, ChannelEnd>) -> ChannelNext<Output>
     @usableFromInline let downstream: Channel<Output>
     @usableFromInline let generation: UInt

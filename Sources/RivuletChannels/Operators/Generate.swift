@@ -62,7 +62,9 @@ final class GenerateSource<Value>: ChannelSourceBehaviour {
     @inlinable
     func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
         let input = ChannelInput(channel: node, generation: generation)
-        run.afterActivation { [self] in call(input) }
+        run.afterActivation(self, input) { source, input in
+            unsafeDowncast(source, to: GenerateSource<Value>.self).call(unsafeDowncast(input, to: ChannelInput<Value>.self))
+        }
     }
 
     @inlinable
