@@ -106,6 +106,13 @@ public class ChannelInput<Value>: Disposable {
         cancel()
     }
 
+    /// Marks the input used up because its activation is over: sends are refused by the
+    /// channel (`disconnected`), and releasing the input sends nothing.
+    @usableFromInline
+    func retire() {
+        ended.store(true, ordering: .releasing)
+    }
+
     /// Stops this input for good without ending its channel (a junction took its place).
     func revoke() {
         ended.store(true, ordering: .releasing)

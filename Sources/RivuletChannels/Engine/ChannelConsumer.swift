@@ -197,7 +197,7 @@ final class ActivationRun {
 
     /// Records a node whose turn this run holds; its `endActivation` runs when the run finishes.
     @usableFromInline
-    func hold(_ held: HeldNode) {
+    func hold(_ held: consuming HeldNode) {
         switch heldCount {
         case 0: held0 = held
         case 1: held1 = held
@@ -230,10 +230,10 @@ final class ActivationRun {
             heldCount -= 1
             let held: HeldNode?
             switch heldCount {
-            case 0: held = held0; held0 = nil
-            case 1: held = held1; held1 = nil
-            case 2: held = held2; held2 = nil
-            case 3: held = held3; held3 = nil
+            case 0: held = held0.take()
+            case 1: held = held1.take()
+            case 2: held = held2.take()
+            case 3: held = held3.take()
             default: held = moreHeld.popLast()
             }
             held?.end()
