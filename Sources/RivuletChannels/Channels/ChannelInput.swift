@@ -11,27 +11,19 @@ public class ChannelInput<Value>: Disposable {
     /// The activation this input sends for: `ChannelGeneration.unbound` until the channel decides
     /// it (its first activation), then that generation; `revoked` once replaced.
     @usableFromInline let generation: Atomic<UInt>
-    /// Whether the input sent its end or was cancelled or revoked: releasing it sends nothing.
-    @usableFromInline let ended = Atomic<Bool>(false)
+    private let ended = Atomic<Bool>(false)
     /// The end that releasing the input sends.
-    @usableFromInline let releaseEnd: ChannelEnd
-    /// Sends `releaseEnd` for `deinit`. A deinitializer of a generic class is never specialised,
-    /// so it calls this closure, formed where the input is made (specialised for `Value`),
-    /// rather than the channel's generic code, which would look up type metadata on each release.
-    @usableFromInline let sendReleaseEnd: (ChannelInput<Value>) -> Void
+    private let releaseEnd: ChannelEnd
 
-    @inlinable
+    @usableFromInline
     init(channel: Channel<Value>, generation: UInt, releaseEnd: ChannelEnd = .cancelled) {
         self.channel = channel
         self.generation = Atomic(generation)
         self.releaseEnd = releaseEnd
-        sendReleaseEnd = { input in
-            _ = input.channel.deliver(.failure(input.releaseEnd), from: input, cancelling: true)
-        }
     }
 
     deinit {
-        if !ended.load(ordering: .relaxed) { sendReleaseEnd(self) }
+        if !ended.load(ordering: .relaxed) { _ = channel.deliver(.failure(releaseEnd), from: self, cancelling: true) }
     }
 
     /// Sends `result`; an end (a failure) ends the channel and uses up the input.
@@ -40,10 +32,7 @@ public class ChannelInput<Value>: Disposable {
     ///   output is attached; `.disconnected` when this input's activation has ended.
     @inlinable @discardableResult
     public final func send(result: Result<Value, ChannelEnd>) -> ChannelSendError? {
-        let error = channel.deliver(result, from: self)
-        // An end that got through uses the input up: releasing it has nothing left to end.
-        if error == nil, case .failure = result { ended.store(true, ordering: .relaxed) }
-        return error
+        channel.deliver(result, from: self)
     }
 
     /// Sends `value`.
@@ -104,13 +93,6 @@ public class ChannelInput<Value>: Disposable {
     /// Same as `cancel()`.
     public func dispose() {
         cancel()
-    }
-
-    /// Marks the input used up because its activation is over: sends are refused by the
-    /// channel (`disconnected`), and releasing the input sends nothing.
-    @usableFromInline
-    func retire() {
-        ended.store(true, ordering: .releasing)
     }
 
     /// Stops this input for good without ending its channel (a junction took its place).

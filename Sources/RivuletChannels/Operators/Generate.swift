@@ -52,9 +52,6 @@ extension Channel {
 final class GenerateSource<Value>: ChannelSourceBehaviour {
     @usableFromInline let context: Exec
     @usableFromInline let activationChange: (ChannelInput<Value>?) -> Void
-    /// The input of the current activation. Owner-only: set and cleared by the node's turn
-    /// owner, in `activate` and `deactivate`, so it needs no dynamic exclusivity check.
-    @exclusivity(unchecked) @usableFromInline var input: ChannelInput<Value>?
 
     @inlinable
     init(context: Exec, activationChange: @escaping (ChannelInput<Value>?) -> Void) {
@@ -65,7 +62,6 @@ final class GenerateSource<Value>: ChannelSourceBehaviour {
     @inlinable
     func activate(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
         let input = ChannelInput(channel: node, generation: generation)
-        self.input = input
         run.afterActivation(self, input) { source, input in
             unsafeDowncast(source, to: GenerateSource<Value>.self).call(unsafeDowncast(input, to: ChannelInput<Value>.self))
         }
@@ -73,8 +69,6 @@ final class GenerateSource<Value>: ChannelSourceBehaviour {
 
     @inlinable
     func deactivate(_ node: Channel<Value>) {
-        // The input's activation is over: releasing it later has nothing left to end.
-        input.take()?.retire()
         call(nil)
     }
 
