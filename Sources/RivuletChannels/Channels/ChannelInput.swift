@@ -11,19 +11,27 @@ public class ChannelInput<Value>: Disposable {
     /// The activation this input sends for: `ChannelGeneration.unbound` until the channel decides
     /// it (its first activation), then that generation; `revoked` once replaced.
     @usableFromInline let generation: Atomic<UInt>
-    private let ended = Atomic<Bool>(false)
+    /// Whether the input sent its end or was cancelled or revoked: releasing it sends nothing.
+    @usableFromInline let ended = Atomic<Bool>(false)
     /// The end that releasing the input sends.
-    private let releaseEnd: ChannelEnd
+    @usableFromInline let releaseEnd: ChannelEnd
+    /// Sends `releaseEnd` for `deinit`. A deinitializer of a generic class is never specialised,
+    /// so it calls this closure, formed where the input is made (specialised for `Value`),
+    /// rather than the channel's generic code, which would look up type metadata on each release.
+    @usableFromInline let sendReleaseEnd: (ChannelInput<Value>) -> Void
 
     @usableFromInline
     init(channel: Channel<Value>, generation: UInt, releaseEnd: ChannelEnd = .cancelled) {
         self.channel = channel
         self.generation = Atomic(generation)
         self.releaseEnd = releaseEnd
+        sendReleaseEnd = { input in
+            _ = input.channel.deliver(.failure(input.releaseEnd), from: input, cancelling: true)
+        }
     }
 
     deinit {
-        if !ended.load(ordering: .relaxed) { _ = channel.deliver(.failure(releaseEnd), from: self, cancelling: true) }
+        if !ended.load(ordering: .relaxed) { sendReleaseEnd(self) }
     }
 
     /// Sends `result`; an end (a failure) ends the channel and uses up the input.
@@ -32,7 +40,10 @@ public class ChannelInput<Value>: Disposable {
     ///   output is attached; `.disconnected` when this input's activation has ended.
     @inlinable @discardableResult
     public final func send(result: Result<Value, ChannelEnd>) -> ChannelSendError? {
-        channel.deliver(result, from: self)
+        let error = channel.deliver(result, from: self)
+        // An end that got through uses the input up: releasing it has nothing left to end.
+        if error == nil, case .failure = result { ended.store(true, ordering: .relaxed) }
+        return error
     }
 
     /// Sends `value`.
