@@ -20,7 +20,7 @@ public class ChannelInput<Value>: Disposable {
     /// rather than the channel's generic code, which would look up type metadata on each release.
     @usableFromInline let sendReleaseEnd: (ChannelInput<Value>) -> Void
 
-    @usableFromInline
+    @inlinable
     init(channel: Channel<Value>, generation: UInt, releaseEnd: ChannelEnd = .cancelled) {
         self.channel = channel
         self.generation = Atomic(generation)
