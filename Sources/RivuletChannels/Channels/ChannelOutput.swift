@@ -82,14 +82,14 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
                 handle: { consumer, result, _ in
                     unsafeDowncast(consumer, to: OutputLink<Value>.self).deliver(result, to: handler)
                 },
-                attached: attached)
+                attached: attached, guardsItself: true)
             return
         }
         super.init(
             handle: { consumer, result, activating in
                 let link = unsafeDowncast(consumer, to: OutputLink<Value>.self)
                 if activating { link.deliver(result, to: handler) } else { link.hop?.submit(result) }
-            }, attached: attached)
+            }, attached: attached, guardsItself: true)
         // The hop holds the link until `stop()` lets go of its body (on cancel or end).
         hop = SerialHop(scheduler: scheduler) { [self] in deliver($0, to: handler) }
     }
@@ -120,7 +120,7 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
                 case .failure: link.ended()
                 }
             },
-            attached: { unsafeDowncast($0, to: OutputLink<Value>.self).node = $1 })
+            attached: { unsafeDowncast($0, to: OutputLink<Value>.self).node = $1 }, guardsItself: true)
     }
 
     @inlinable

@@ -17,15 +17,21 @@ class ChannelConsumer<Value> {
     @usableFromInline let attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)?
     /// Told when the activation run that attached the consumer is over.
     @usableFromInline let activationDidEnd: (() -> Void)?
+    /// Whether the consumer drops, by itself, every result that reaches it after it was
+    /// stopped (detached), so that a multi may call it without its branch's turn (see
+    /// `MultiFanOut`).
+    @usableFromInline let guardsItself: Bool
 
     @inlinable
     init(
         handle: @escaping (ChannelConsumer<Value>, Result<Value, ChannelEnd>, Bool) -> Void,
-        attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)? = nil, activationDidEnd: (() -> Void)? = nil
+        attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)? = nil, activationDidEnd: (() -> Void)? = nil,
+        guardsItself: Bool = false
     ) {
         self.handle = handle
         self.attached = attached
         self.activationDidEnd = activationDidEnd
+        self.guardsItself = guardsItself
     }
 
     /// Hands the consumer a result; `activating` marks an activation value (A2).

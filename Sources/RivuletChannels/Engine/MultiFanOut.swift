@@ -28,17 +28,33 @@ enum MultiPolicy<Value> {
 /// Joining and fanning out agree through the lock: a branch added before a result is fanned out
 /// receives it; one added after finds it in the activation values (A2). User code (a custom
 /// updater) runs outside the lock, on the multi node's turn.
+///
+/// **Direct delivery.** A branch node is fed by this fan-out alone once its activation is over
+/// (the joining thread delivers its activation values, A2; after that only the multi node's turn
+/// owner, here, sends into it). So once a value has gone through the branch's uncontended path
+/// (which proves the branch active, its queue empty and nothing pending) and its consumer guards
+/// itself (it drops what arrives after it was stopped, as an output's and a processor's links
+/// do), later values skip the branch's turn and go straight to the consumer: the multi's turn
+/// already serialises them. Ends still go through the branch's turn, which ends the node. A
+/// branch detached meanwhile is still called from the snapshot the loop works on (which keeps
+/// its consumer alive) and drops the value, as it would through its turn.
 @usableFromInline
 final class MultiFanOut<Value> {
     @usableFromInline
     struct Branch {
         @usableFromInline let node: Channel<Value>
         @usableFromInline let generation: UInt
+        /// The branch's consumer, when it guards itself (see "Direct delivery"); the entry owns
+        /// it, and `directConsumer` is the same reference, called without a retain.
+        @usableFromInline let consumer: ChannelConsumer<Value>?
+        /// Set once, under the lock, by the turn owner: values go straight to this consumer.
+        @usableFromInline var directConsumer: Unmanaged<ChannelConsumer<Value>>?
 
         @inlinable
-        init(node: Channel<Value>, generation: UInt) {
+        init(node: Channel<Value>, generation: UInt, consumer: ChannelConsumer<Value>?) {
             self.node = node
             self.generation = generation
+            self.consumer = consumer
         }
     }
 
@@ -118,8 +134,53 @@ final class MultiFanOut<Value> {
             return (state.branches, dropped)
         }
         withExtendedLifetime((dropped, previous)) {}
-        for branch in branches {
-            branch.node.deliver(result, generation: branch.generation)
+        guard case .success = result else {
+            for branch in branches {
+                branch.node.deliver(result, generation: branch.generation)
+            }
+            return
+        }
+        let thread = ThreadID.current
+        // Through the buffer, so that reading an entry copies (and retains) nothing: the snapshot
+        // keeps every branch's node and consumer alive until the loop is done.
+        branches.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                if let consumer = buffer[index].directConsumer {
+                    consumer._withUnsafeGuaranteedRef { $0.receive(result, false) }
+                } else {
+                    deliverThroughTurn(result, to: buffer[index], on: thread)
+                }
+            }
+        }
+    }
+
+    /// Delivers a value to `branch` through the branch node's turn; the first that goes through
+    /// the uncontended path makes the branch direct (see "Direct delivery").
+    @inlinable
+    func deliverThroughTurn(_ result: Result<Value, ChannelEnd>, to branch: Branch, on thread: ThreadID) {
+        let node = branch.node
+        guard node.storage.claimTurnIfIdle(thread) else {
+            _ = node.deliverTakingTheLock(
+                ChannelItem(result: result, generation: branch.generation), from: nil, cancelling: false, on: thread)
+            return
+        }
+        let delivered = node.handleAsOwner(ChannelItem(result: result, generation: branch.generation))
+        if !node.storage.releaseTurnIfUncontended(thread) {
+            node.finishTurn(on: thread)
+        } else if delivered, branch.consumer != nil {
+            makeDirect(node, generation: branch.generation)
+        }
+    }
+
+    /// Marks the branch of `node` (activated as `generation`) direct. Out of line: once a branch.
+    @inlinable @inline(never)
+    func makeDirect(_ node: Channel<Value>, generation: UInt) {
+        state.withLock { state in
+            if let index = state.branches.firstIndex(where: { $0.node === node && $0.generation == generation }) {
+                state.branches[index].directConsumer = state.branches[index].consumer.map {
+                    Unmanaged.passUnretained($0)
+                }
+            }
         }
     }
 
@@ -135,8 +196,11 @@ final class MultiFanOut<Value> {
     /// Adds `node` (activating as `generation`) and sends it the activation values (A2).
     @inlinable
     func addBranch(_ node: Channel<Value>, generation: UInt, run: ActivationRun) {
+        // The activating thread holds the branch node's turn, so it may read its consumer.
+        let consumer = node.storage.withUnsafeMutablePointerToHeader { $0.pointee.consumer?.takeUnretainedValue() }
+        let direct = consumer.flatMap { $0.guardsItself ? $0 : nil }
         let (values, end) = state.withLock { state -> ([Value], ChannelEnd?) in
-            state.branches.append(Branch(node: node, generation: generation))
+            state.branches.append(Branch(node: node, generation: generation, consumer: direct))
             if policy.activatesOnDemand { state.wantsUpstream = true }
             return (state.activationValues, state.end)
         }

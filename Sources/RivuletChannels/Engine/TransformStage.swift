@@ -26,15 +26,17 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
         self.downstream = downstream
         self.generation = generation
         guard let scheduler = context.scheduler else {
-            super.init(handle: { consumer, result, _ in
-                unsafeDowncast(consumer, to: ProcessorLink<Input, Output>.self).run(result)
-            })
+            super.init(
+                handle: { consumer, result, _ in
+                    unsafeDowncast(consumer, to: ProcessorLink<Input, Output>.self).run(result)
+                }, guardsItself: true)
             return
         }
-        super.init(handle: { consumer, result, activating in
-            let link = unsafeDowncast(consumer, to: ProcessorLink<Input, Output>.self)
-            if activating { link.run(result) } else { link.hop?.submit(result) }
-        })
+        super.init(
+            handle: { consumer, result, activating in
+                let link = unsafeDowncast(consumer, to: ProcessorLink<Input, Output>.self)
+                if activating { link.run(result) } else { link.hop?.submit(result) }
+            }, guardsItself: true)
         // The hop holds the link until `stop()` lets go of its body.
         hop = SerialHop(scheduler: scheduler) { [self] in run($0) }
     }
