@@ -20,6 +20,10 @@ public class Channel<Value> {
     /// Thread Sanitizer would count the owner's plain writes to it as racing with that access.
     @usableFromInline let ownerIsHandling = Atomic<Bool>(false)
     @usableFromInline let connector: ((ChannelConsumer<Value>, ActivationRun) -> ChannelConnection<Value>)?
+    /// The node's generation as of its last transition under the lock, readable without it. It
+    /// only grows and never runs ahead of the state's, so an input whose generation is below it
+    /// belongs to an activation that is over, and its end can be refused without the lock.
+    @usableFromInline let publishedGeneration = Atomic<UInt>(0)
 
     @inlinable
     init(
@@ -31,6 +35,17 @@ public class Channel<Value> {
         // A new node is inactive: set the turn word's slow-path bit, so that no send takes the
         // uncontended path before an activation has cleared it.
         storage.withTurnLock { _, _ in }
+    }
+
+    /// Runs a transition of the node's state machine under its lock (`MailboxStorage`'s
+    /// `withTurnLock`), then publishes the generation it leaves.
+    @inlinable
+    final func withNodeLock<R>(_ body: (inout ChannelNodeState<Value>, inout TurnOwner) -> R) -> R {
+        storage.withTurnLock { state, owner in
+            let result = body(&state, &owner)
+            publishedGeneration.store(state.generation, ordering: .releasing)
+            return result
+        }
     }
 
     /// Connects `consumer` below this channel. A plain channel attaches it to itself; a multi

@@ -25,8 +25,7 @@ extension ChannelMulti {
         -> ChannelMulti<Value>
     {
         let fanOut = MultiFanOut(policy: policy, initialValues: initialValues)
-        let forward: (Result<Value, ChannelEnd>) -> ChannelNext<Value> = { .single($0) }
-        let source = TransformSource<Value, Value>(upstream: upstream, context: .direct) { forward }
+        let source = TransformSource<Value, Value>(upstream: upstream, context: .direct, stateless: { .single($0) })
         let multi = ChannelMulti(source: .of(source), fanOut: fanOut)
         fanOut.multi = multi
         fanOut.consumer = ChannelConsumer.closure { [unowned fanOut] result, _ in fanOut.receive(result) }

@@ -24,7 +24,7 @@ extension Channel {
         let thread = ThreadID.current
         var claimed = false
         while true {
-            let step = storage.withTurnLock { state, owner -> AttachStep in
+            let step = withNodeLock { state, owner -> AttachStep in
                 switch state.phase {
                 case let .ended(end):
                     return .ended(end)
@@ -70,7 +70,7 @@ extension Channel {
                 return .ended(end)
             case let .wait(turnstile):
                 turnstile.wait()
-                storage.withTurnLock { state, owner in state.queue.resumeAfterWaiting(on: thread, owner: &owner) }
+                withNodeLock { state, owner in state.queue.resumeAfterWaiting(on: thread, owner: &owner) }
                 claimed = true
             case .deactivateFirst:
                 performDeactivation()
@@ -91,7 +91,7 @@ extension Channel {
     /// those queued meanwhile are delivered now, after the activation values (A2).
     @inlinable
     final func endActivation(releasingTurn: Bool, on thread: ThreadID) {
-        let (consumer, turnGivenBack) = storage.withTurnLock { state, owner -> (ChannelConsumer<Value>?, Bool) in
+        let (consumer, turnGivenBack) = withNodeLock { state, owner -> (ChannelConsumer<Value>?, Bool) in
             guard case .activating = state.phase else { return (nil, false) }
             state.phase = .active
             let consumer = state.consumer?.takeUnretainedValue()
@@ -115,7 +115,7 @@ extension Channel {
     @inlinable
     final func detach(_ consumer: ChannelConsumer<Value>) {
         let thread = ThreadID.current
-        let released = storage.withTurnLock { state, owner -> Released? in
+        let released = withNodeLock { state, owner -> Released? in
             guard state.isActiveOrActivating, state.isConsumer(consumer) else { return nil }
             guard owner == .none else {
                 state.pendingDeactivation = true

@@ -29,6 +29,13 @@ extension Channel {
         if generation != ChannelGeneration.unbound, !cancelling {
             return deliver(result, generation: generation)
         }
+        if generation != ChannelGeneration.unbound, generation < ChannelGeneration.revoked,
+            generation < publishedGeneration.load(ordering: .acquiring)
+        {
+            // The input's activation is over (an input released after its channel deactivated):
+            // the answer under the lock would be the same.
+            return .disconnected
+        }
         return deliverTakingTheLock(
             ChannelItem(result: result, generation: generation), from: input, cancelling: cancelling,
             on: ThreadID.current)
@@ -45,7 +52,7 @@ extension Channel {
     final func deliverTakingTheLock(
         _ item: ChannelItem<Value>, from input: ChannelInput<Value>?, cancelling: Bool, on thread: ThreadID
     ) -> ChannelSendError? {
-        let admission = storage.withTurnLock { state, owner -> Admission in
+        let admission = withNodeLock { state, owner -> Admission in
             var item = item
             let isFirstInput = input.map { state.firstInput == ObjectIdentifier($0) } ?? false
             let bindsOnActivation = isFirstInput && state.firstInputGeneration == nil
@@ -153,7 +160,7 @@ extension Channel {
     @inlinable @inline(never)
     final func finishTurn(on thread: ThreadID) {
         while true {
-            let step = storage.withTurnLock { state, owner -> TurnStep in
+            let step = withNodeLock { state, owner -> TurnStep in
                 if let adopted = state.pendingGeneration {
                     state.generation = adopted
                     state.pendingGeneration = nil
@@ -202,7 +209,7 @@ extension Channel {
     /// disconnects upstream, and results still queued for this activation are dropped (A6, A10).
     @inlinable @inline(never)
     final func performDeactivation() {
-        let released = storage.withTurnLock { state, _ -> Released? in
+        let released = withNodeLock { state, _ -> Released? in
             state.pendingDeactivation = false
             guard state.isActiveOrActivating else { return nil }
             state.phase = .inactive
@@ -216,7 +223,7 @@ extension Channel {
     /// Ends the node for good after its consumer received `end`.
     @inlinable @inline(never)
     final func endNode(with end: ChannelEnd) {
-        let released = storage.withTurnLock { state, _ -> Released? in
+        let released = withNodeLock { state, _ -> Released? in
             state.pendingDeactivation = false
             if case .ended = state.phase { return nil }
             let wasActive = state.isActiveOrActivating

@@ -11,7 +11,7 @@ extension Channel {
     /// If the node is active, the caller activates `source` for the returned generation.
     func replaceInput(_ input: ChannelInput<Value>, with source: ChannelSource<Value>) -> SourceSwap {
         let thread = ThreadID.current
-        let swap = storage.withTurnLock { state, owner -> SourceSwap in
+        let swap = withNodeLock { state, owner -> SourceSwap in
             guard state.firstInput == ObjectIdentifier(input), !state.source.isJunction else {
                 return .notCurrent
             }
@@ -32,7 +32,7 @@ extension Channel {
     /// the node's source.
     func restoreInput(replacing source: ObjectIdentifier) -> ChannelInput<Value>? {
         let thread = ThreadID.current
-        let (input, replaced) = storage.withTurnLock {
+        let (input, replaced) = withNodeLock {
             state, owner -> (ChannelInput<Value>?, ChannelSource<Value>?) in
             guard ObjectIdentifier(state.source) == source else { return (nil, nil) }
             if case .ended = state.phase { return (nil, nil) }

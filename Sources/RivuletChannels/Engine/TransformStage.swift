@@ -7,14 +7,21 @@ import Synchronization
 @usableFromInline
 final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sendable {
     // @unchecked Sendable: `stopped` is atomic; `hop` is set once, in `init`, before the link is
-    // shared, and a `SerialHop` is itself thread-safe; the processor runs only from the upstream
-    // node's turn (or the hop's serial context), one result at a time.
+    // shared, and a `SerialHop` is itself thread-safe; `generation` changes only in `reuse`,
+    // while nothing else refers to the link, before it is attached again (the node's lock
+    // publishes it); the processor runs only from the upstream node's turn (or the hop's serial
+    // context), one result at a time.
     @usableFromInline let stopped = Atomic<Bool>(false)
-    /// Unchecked exclusivity: set once in `init`, read-only afterwards.
+    /// Unchecked exclusivity (here and below): see the Sendable argument.
     @exclusivity(unchecked) @usableFromInline var hop: SerialHop<Result<Input, ChannelEnd>>?
+    /// A constant: a `var` would be retained around every call.
     @usableFromInline let process: (Result<Input, ChannelEnd>) -> ChannelNext<Output>
-    @usableFromInline let downstream: Channel<Output>
-    @usableFromInline let generation: UInt
+    /// The node the processor delivers into, called without a retain: `downstreamOwner` keeps
+    /// it alive while the link may run (a link parked for reuse lets go of it, or the node and
+    /// its source, which keeps the parked link, would keep each other alive).
+    @usableFromInline let downstream: Unmanaged<Channel<Output>>
+    @exclusivity(unchecked) @usableFromInline var downstreamOwner: Channel<Output>?
+    @exclusivity(unchecked) @usableFromInline var generation: UInt
 
     /// A link that runs `process` on `context` (activation values synchronously, A2).
     @inlinable
@@ -23,7 +30,8 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
         generation: UInt, context: Exec
     ) {
         self.process = process
-        self.downstream = downstream
+        self.downstream = .passUnretained(downstream)
+        downstreamOwner = downstream
         self.generation = generation
         guard let scheduler = context.scheduler else {
             super.init(
@@ -47,6 +55,21 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
         hop?.stop()
     }
 
+    /// Parks a stopped link that nothing else refers to, for reuse.
+    @inlinable
+    func park() {
+        downstreamOwner = nil
+    }
+
+    /// Readies a parked link, which nothing else refers to, for another activation with the same
+    /// (stateless) processor.
+    @inlinable
+    func reuse(generation: UInt) {
+        downstreamOwner = downstream.takeUnretainedValue()
+        self.generation = generation
+        stopped.store(false, ordering: .relaxed)
+    }
+
     /// Runs the processor on `result` and delivers what it returns downstream, tagged with the
     /// downstream activation it belongs to (A10).
     @inlinable
@@ -56,7 +79,7 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
         case .none:
             break
         case let .single(output):
-            downstream.deliver(output, generation: generation)
+            _ = downstream._withUnsafeGuaranteedRef { $0.deliver(output, generation: generation) }
         case let .array(outputs):
             deliverEach(outputs)
         }
@@ -66,7 +89,7 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
     @inlinable @inline(never)
     func deliverEach(_ outputs: [Result<Output, ChannelEnd>]) {
         for output in outputs {
-            downstream.deliver(output, generation: generation)
+            _ = downstream._withUnsafeGuaranteedRef { $0.deliver(output, generation: generation) }
         }
     }
 }
@@ -79,11 +102,18 @@ final class TransformSource<Input, Output>: ChannelSourceBehaviour {
     @usableFromInline let context: Exec
     /// Makes the processor for one activation (with fresh state); formed by the (specialised)
     /// operator that made this source.
-    @usableFromInline let makeProcessor: () -> (Result<Input, ChannelEnd>) -> ChannelNext<Output>
+    @usableFromInline let makeProcessor: (() -> (Result<Input, ChannelEnd>) -> ChannelNext<Output>)?
+    /// The processor of every activation, when it keeps no state (then `makeProcessor` is nil).
+    @usableFromInline let statelessProcessor: ((Result<Input, ChannelEnd>) -> ChannelNext<Output>)?
     // Owner-only: changed by the downstream node's turn owner, in activate and deactivate, so
     // it needs no dynamic exclusivity check.
-    @exclusivity(unchecked) @usableFromInline
-    var connection: (link: ProcessorLink<Input, Output>, node: Channel<Input>?)?
+    @exclusivity(unchecked) @usableFromInline var connectedLink: ProcessorLink<Input, Output>?
+    /// The upstream node (or a multi's branch) that `connectedLink` is attached to.
+    @exclusivity(unchecked) @usableFromInline var connectedNode: Channel<Input>?
+    /// The last activation's link, kept for the next one when the processor is stateless and
+    /// has no hop: reused if nothing else refers to it by then, which saves an allocation per
+    /// activation. Owner-only too.
+    @exclusivity(unchecked) @usableFromInline var spareLink: ProcessorLink<Input, Output>?
 
     @inlinable
     init(
@@ -93,15 +123,35 @@ final class TransformSource<Input, Output>: ChannelSourceBehaviour {
         self.upstream = upstream
         self.context = context
         self.makeProcessor = makeProcessor
+        statelessProcessor = nil
+    }
+
+    /// A source whose every activation runs `process`, which keeps no state.
+    @inlinable
+    init(
+        upstream: Channel<Input>, context: Exec,
+        stateless process: @escaping (Result<Input, ChannelEnd>) -> ChannelNext<Output>
+    ) {
+        self.upstream = upstream
+        self.context = context
+        makeProcessor = nil
+        statelessProcessor = process
     }
 
     @inlinable
     func activate(_ node: Channel<Output>, generation: UInt, run: ActivationRun) {
-        let link = ProcessorLink(process: makeProcessor(), downstream: node, generation: generation, context: context)
-        connection = (link, nil)
+        let link: ProcessorLink<Input, Output>
+        if var spare = spareLink.take(), isKnownUniquelyReferenced(&spare) {
+            spare.reuse(generation: generation)
+            link = spare
+        } else {
+            let process = statelessProcessor ?? makeProcessor!()
+            link = ProcessorLink(process: process, downstream: node, generation: generation, context: context)
+        }
+        connectedLink = link
         switch upstream.connect(link, run: run) {
         case let .attached(upstreamNode):
-            connection?.node = upstreamNode
+            connectedNode = upstreamNode
         case .duplicate:
             link.receive(.failure(.other(ChannelBindError<Input>.duplicate(nil))), true)
         case let .ended(end):
@@ -111,10 +161,16 @@ final class TransformSource<Input, Output>: ChannelSourceBehaviour {
 
     @inlinable
     func deactivate(_ node: Channel<Output>) {
-        guard let connection else { return }
-        self.connection = nil
-        connection.link.stop()
-        connection.node?.detach(connection.link)
+        guard var link = connectedLink.take() else { return }
+        let upstreamNode = connectedNode.take()
+        link.stop()
+        upstreamNode?.detach(link)
+        // Parked only if nothing else refers to the link any more (the upstream node let go of
+        // it at once, no multi's snapshot holds it): then no thread can still be running it.
+        if statelessProcessor != nil, link.hop == nil, isKnownUniquelyReferenced(&link) {
+            link.park()
+            spareLink = link
+        }
     }
 
     @usableFromInline
@@ -139,6 +195,7 @@ extension Channel {
     func processed<U>(
         context: Exec, stateless process: @escaping (Result<Value, ChannelEnd>) -> ChannelNext<U>
     ) -> Channel<U> {
-        processed(context: context) { process }
+        Channel<U>(
+            source: .of(TransformSource(upstream: self, context: context, stateless: process)))
     }
 }
