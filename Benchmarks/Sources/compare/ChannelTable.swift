@@ -3,7 +3,7 @@ import Workloads
 // The channel workloads (RivuletChannels) against the same workloads on Rivulet's core `Signal`
 // and on plain closures, in a second table.
 
-/// Prints the channel table; `only` keeps one workload ("C1"…"C5").
+/// Prints the channel table; `only` keeps one workload ("C1"…"C6").
 func printChannelTable(only: String?) {
     print()
     print("Activation channels (RivuletChannels) against the core `Signal` of the same shape.")
@@ -18,7 +18,10 @@ func printChannelTable(only: String?) {
         let baseline = measure(workload.core.baseline, operations: workload.operations)
 
         let ratio = channels.nanoseconds / core.nanoseconds
-        var targets = ["≤\(format(workload.maxCoreRatio))× core \(verdict(ratio <= workload.maxCoreRatio))"]
+        var targets: [String] = []
+        if let maxRatio = workload.maxCoreRatio {
+            targets.append("≤\(format(maxRatio))× core \(verdict(ratio <= maxRatio))")
+        }
         if let allocations = workload.maxAllocations {
             targets.append("≤\(format(allocations, decimals: 0)) allocs \(verdict(channels.allocations <= allocations))")
         } else {

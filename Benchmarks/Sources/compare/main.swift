@@ -49,7 +49,7 @@ func format(_ value: Double, decimals: Int = 1) -> String {
 func verdict(_ met: Bool) -> String { met ? "✅" : "❌" }
 
 // No argument: both tables. A number: that core workload. "channels": the channel table alone;
-// "C1"…"C5": that channel workload.
+// "C1"…"C6": that channel workload.
 let argument = CommandLine.arguments.dropFirst().first
 let filter = argument.flatMap(Int.init)
 let channelsOnly = argument == "channels" || argument?.hasPrefix("C") == true
