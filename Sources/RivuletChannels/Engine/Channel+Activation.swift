@@ -9,6 +9,7 @@ extension Channel {
         case wait(DispatchSemaphore)
         case deactivateFirst
         case activate(ChannelSource<Value>, generation: UInt)
+        case activeAtOnce
     }
 
     /// Attaches `consumer` below this node and activates the node's source upstream, as part of
@@ -50,13 +51,17 @@ extension Channel {
                     return .wait(turnstile)
                 }
                 if state.pendingDeactivation { return .deactivateFirst }
-                state.phase = .activating
+                // Nothing upstream to activate and nothing to tell the consumer when the run is
+                // over: the node is active at once, with no activation values (A2 holds
+                // trivially), and its turn goes back right after `attached`.
+                let activeAtOnce = state.source.isInert && consumer.activationDidEnd == nil
+                state.phase = activeAtOnce ? .active : .activating
                 state.generation &+= 1
                 state.consumer = .passRetained(consumer)
                 if state.firstInput != nil, state.firstInputGeneration == nil {
                     state.firstInputGeneration = state.generation
                 }
-                return .activate(state.source, generation: state.generation)
+                return activeAtOnce ? .activeAtOnce : .activate(state.source, generation: state.generation)
             }
             switch step {
             case .revived:
@@ -74,6 +79,11 @@ extension Channel {
                 claimed = true
             case .deactivateFirst:
                 performDeactivation()
+            case .activeAtOnce:
+                consumer.attached?(consumer, self)
+                // Results sent meanwhile were queued for this owner; `finishTurn` delivers them.
+                if claimed, !storage.releaseTurnIfUncontended(thread) { finishTurn(on: thread) }
+                return .attached(self)
             case let .activate(source, generation):
                 let releasesTurn = claimed
                 consumer.attached?(consumer, self)
@@ -115,14 +125,19 @@ extension Channel {
     @inlinable
     final func detach(_ consumer: ChannelConsumer<Value>) {
         let thread = ThreadID.current
+        var turnClaimed = false
         let released = withNodeLock { state, owner -> Released? in
             guard state.isActiveOrActivating, state.isConsumer(consumer) else { return nil }
             guard owner == .none else {
                 state.pendingDeactivation = true
                 return nil
             }
-            // Nobody holds the turn: take it and deactivate in the same round through the lock.
-            owner = TurnOwner(thread)
+            // Nobody holds the turn: deactivate in the same round through the lock, and take the
+            // turn for the source's deactivation, unless the source is inert (nothing to do).
+            if !state.source.isInert {
+                owner = TurnOwner(thread)
+                turnClaimed = true
+            }
             state.pendingDeactivation = false
             state.phase = .inactive
             return Self.takeActivation(&state)
@@ -132,10 +147,10 @@ extension Channel {
         case .none:
             return
         case let .some(released):
-            released.source.deactivate(self)
+            if turnClaimed { released.source.deactivate(self) }
             withExtendedLifetime(released) {}
         }
-        finishTurn(on: thread)
+        if turnClaimed { finishTurn(on: thread) }
     }
 
     /// Connects `consumer` in a new activation run and finishes the run.

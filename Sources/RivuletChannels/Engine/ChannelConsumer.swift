@@ -83,10 +83,13 @@ final class ChannelSource<Value> {
     @usableFromInline let reaches: (AnyObject) -> Bool
     /// Whether this is a junction's source (a channel fed by a junction refuses a second one).
     @usableFromInline let isJunction: Bool
+    /// Whether activating and deactivating it do nothing (`inert()`): its node activates and
+    /// deactivates in one round through its lock.
+    @usableFromInline let isInert: Bool
 
     @inlinable
     init(
-        isJunction: Bool = false,
+        isJunction: Bool = false, isInert: Bool = false,
         activate: @escaping (Channel<Value>, UInt, ActivationRun) -> Void,
         deactivate: @escaping (Channel<Value>) -> Void,
         reaches: @escaping (AnyObject) -> Bool
@@ -95,12 +98,13 @@ final class ChannelSource<Value> {
         self.deactivate = deactivate
         self.reaches = reaches
         self.isJunction = isJunction
+        self.isInert = isInert
     }
 
     /// A source with nothing upstream: a `create()` input sends straight into its node.
     @inlinable
     static func inert() -> ChannelSource {
-        ChannelSource(activate: { _, _, _ in }, deactivate: { _ in }, reaches: { _ in false })
+        ChannelSource(isInert: true, activate: { _, _, _ in }, deactivate: { _ in }, reaches: { _ in false })
     }
 
     /// The source made of `behaviour`'s methods.
