@@ -24,6 +24,10 @@ public class Channel<Value> {
     /// only grows and never runs ahead of the state's, so an input whose generation is below it
     /// belongs to an activation that is over, and its end can be refused without the lock.
     @usableFromInline let publishedGeneration = Atomic<UInt>(0)
+    /// For a multi's branch: the activation in which a value reached this node's consumer through
+    /// the uncontended path, so that later values may skip the turn (see `MultiFanOut`). Read and
+    /// written only by the multi node's turn owner, hence no dynamic exclusivity check.
+    @exclusivity(unchecked) @usableFromInline var directDeliveryGeneration: UInt = 0
 
     @inlinable
     init(

@@ -143,42 +143,53 @@ final class MultiFanOut<Value> {
         let thread = ThreadID.current
         // Through the buffer, so that reading an entry copies (and retains) nothing: the snapshot
         // keeps every branch's node and consumer alive until the loop is done.
-        branches.withUnsafeBufferPointer { buffer in
+        let anyReady = branches.withUnsafeBufferPointer { buffer -> Bool in
+            var anyReady = false
             for index in buffer.indices {
                 if let consumer = buffer[index].directConsumer {
                     consumer._withUnsafeGuaranteedRef { $0.receive(result, false) }
-                } else {
-                    deliverThroughTurn(result, to: buffer[index], on: thread)
+                } else if deliverThroughTurn(result, to: buffer[index], on: thread) {
+                    anyReady = true
                 }
             }
+            return anyReady
+        }
+        if anyReady {
+            // After the snapshot is gone, so that marking the branches copies no array.
+            _ = consume branches
+            makeReadyBranchesDirect()
         }
     }
 
-    /// Delivers a value to `branch` through the branch node's turn; the first that goes through
-    /// the uncontended path makes the branch direct (see "Direct delivery").
+    /// Delivers a value to `branch` through the branch node's turn. Returns whether it went
+    /// through the uncontended path to a consumer that guards itself: the branch is then ready
+    /// for direct delivery (see "Direct delivery"), which its node records.
     @inlinable
-    func deliverThroughTurn(_ result: Result<Value, ChannelEnd>, to branch: Branch, on thread: ThreadID) {
+    func deliverThroughTurn(_ result: Result<Value, ChannelEnd>, to branch: Branch, on thread: ThreadID) -> Bool {
         let node = branch.node
         guard node.storage.claimTurnIfIdle(thread) else {
             _ = node.deliverTakingTheLock(
                 ChannelItem(result: result, generation: branch.generation), from: nil, cancelling: false, on: thread)
-            return
+            return false
         }
         let delivered = node.handleAsOwner(ChannelItem(result: result, generation: branch.generation))
         if !node.storage.releaseTurnIfUncontended(thread) {
             node.finishTurn(on: thread)
-        } else if delivered, branch.consumer != nil {
-            makeDirect(node, generation: branch.generation)
+            return false
         }
+        guard delivered, branch.consumer != nil else { return false }
+        node.directDeliveryGeneration = branch.generation
+        return true
     }
 
-    /// Marks the branch of `node` (activated as `generation`) direct. Out of line: once a branch.
+    /// Makes direct every branch whose node recorded that it is ready. Out of line: once a branch.
     @inlinable @inline(never)
-    func makeDirect(_ node: Channel<Value>, generation: UInt) {
+    func makeReadyBranchesDirect() {
         state.withLock { state in
-            if let index = state.branches.firstIndex(where: { $0.node === node && $0.generation == generation }) {
-                state.branches[index].directConsumer = state.branches[index].consumer.map {
-                    Unmanaged.passUnretained($0)
+            for index in state.branches.indices where state.branches[index].directConsumer == nil {
+                let branch = state.branches[index]
+                if let consumer = branch.consumer, branch.node.directDeliveryGeneration == branch.generation {
+                    state.branches[index].directConsumer = Unmanaged.passUnretained(consumer)
                 }
             }
         }
