@@ -32,6 +32,58 @@ import RivuletChannels
         withExtendedLifetime(input) {}
     }
 
+    @Test("Leaks: an output and a processor with an execution context are released after cancel")
+    func releasedWithContexts() {
+        let scheduler = TestScheduler()
+        let (input, channel) = Channel<Int>.create()
+        var watches: [WeakBox<Tracked>] = []
+        var output: ChannelOutput<Int>? = {
+            let h = Tracked(1)
+            let m = Tracked(2)
+            watches = [WeakBox(h), WeakBox(m)]
+            return channel.map(context: Exec(scheduler)) { value -> Int in
+                _ = m
+                return value
+            }
+            .subscribe(context: Exec(scheduler)) { _ in _ = h }
+        }()
+        input.send(value: 1)
+        scheduler.advance()
+        #expect(watches.allSatisfy { !$0.isReleased })
+        output?.cancel()
+        output = nil
+        scheduler.advance()
+        // Each context's hop held its link, which held the hop: stopping the hop breaks that.
+        for watch in watches { #expect(watch.isReleased) }
+        withExtendedLifetime(input) {}
+    }
+
+    @Test("Leaks: a graph deactivated and then dropped is released with the links kept for reuse")
+    func releasedAfterReuse() {
+        let nodeWatch: WeakBox<Channel<Int>>
+        let closureWatch: WeakBox<Tracked>
+        do {
+            let captured = Tracked(1)
+            closureWatch = WeakBox(captured)
+            let (input, channel) = Channel<Int>.createMultiInput()
+            let mapped = channel.map { value -> Int in
+                _ = captured
+                return value
+            }
+            nodeWatch = WeakBox(mapped)
+            let log = ChannelLog<Int>()
+            // Two activations: the second reuses the map's link, parked by the first.
+            for value in 1...2 {
+                let output = mapped.subscribe(log.handler)
+                input.send(value: value)
+                output.cancel()
+            }
+            #expect(log.all == ["1", "2"])
+        }
+        #expect(nodeWatch.isReleased)
+        #expect(closureWatch.isReleased)
+    }
+
     @Test("Leaks: a whole graph with its closures is released after the end")
     func releasedAfterEnd() {
         let watches: [WeakBox<Tracked>]
