@@ -149,8 +149,7 @@ extension ChannelWorkload {
 }
 
 /// A `generate` closure's state for C5: it keeps each activation's input until the deactivation.
-final class TenValueGenerator: @unchecked Sendable {
-    // @unchecked Sendable: used by one benchmark thread at a time.
+final class TenValueGenerator {
     private var input: ChannelInput<Int>?
 
     func activationChanged(_ input: ChannelInput<Int>?) {

@@ -96,7 +96,8 @@ public class ChannelInput<Value>: Disposable {
             expected: ChannelGeneration.unbound, desired: bound, ordering: .releasing)
     }
 
-    /// Whether the input can no longer deliver: it was cancelled, or replaced by a junction.
+    /// Whether the input can no longer deliver: it was cancelled, its end got through, or a
+    /// junction replaced it.
     public var isDisposed: Bool {
         ended.load(ordering: .acquiring) || generation.load(ordering: .acquiring) == ChannelGeneration.revoked
     }

@@ -74,9 +74,7 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
     init(context: Exec, handler: @escaping (Result<Value, ChannelEnd>) -> Bool) {
         resultHandler = handler
         valueHandler = nil
-        let attached: (ChannelConsumer<Value>, Channel<Value>) -> Void = {
-            unsafeDowncast($0, to: OutputLink<Value>.self).node = $1
-        }
+        let attached = Self.recordsNode
         guard let scheduler = context.scheduler else {
             super.init(
                 handle: { consumer, result, _ in
@@ -120,7 +118,13 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
                 case .failure: link.ended()
                 }
             },
-            attached: { unsafeDowncast($0, to: OutputLink<Value>.self).node = $1 }, guardsItself: true)
+            attached: Self.recordsNode, guardsItself: true)
+    }
+
+    /// The `attached` of every output's link: it remembers the node, to detach from it later.
+    @inlinable
+    static var recordsNode: (ChannelConsumer<Value>, Channel<Value>) -> Void {
+        { unsafeDowncast($0, to: OutputLink<Value>.self).node = $1 }
     }
 
     @inlinable

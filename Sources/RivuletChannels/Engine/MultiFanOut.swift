@@ -187,10 +187,10 @@ final class MultiFanOut<Value> {
     func makeReadyBranchesDirect() {
         state.withLock { state in
             for index in state.branches.indices where state.branches[index].directConsumer == nil {
-                let branch = state.branches[index]
-                if let consumer = branch.consumer, branch.node.directDeliveryGeneration == branch.generation {
-                    state.branches[index].directConsumer = Unmanaged.passUnretained(consumer)
-                }
+                guard let consumer = state.branches[index].consumer,
+                    state.branches[index].node.directDeliveryGeneration == state.branches[index].generation
+                else { continue }
+                state.branches[index].directConsumer = Unmanaged.passUnretained(consumer)
             }
         }
     }

@@ -5,8 +5,9 @@ import Synchronization
 /// it runs until the queue is empty.
 @usableFromInline
 final class SerialHop<Item>: @unchecked Sendable {
-    // @unchecked Sendable: `pending` is only touched under its lock; `body` is only called by the
-    // single scheduled drain (the `isScheduled` flag makes it single), so never concurrently.
+    // @unchecked Sendable: `pending` (with the body) is only touched under its lock (`Locked`);
+    // the body is only called by the single scheduled drain (the `isScheduled` flag makes it
+    // single), so never concurrently, and outside the lock.
     private struct Pending {
         var items = FIFOQueue<Item>()
         var isScheduled = false

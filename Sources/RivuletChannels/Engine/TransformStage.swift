@@ -9,8 +9,8 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
     // @unchecked Sendable: `stopped` is atomic; `hop` is set once, in `init`, before the link is
     // shared, and a `SerialHop` is itself thread-safe; `generation` changes only in `reuse`,
     // while nothing else refers to the link, before it is attached again (the node's lock
-    // publishes it); the processor runs only from the upstream node's turn (or the hop's serial
-    // context), one result at a time.
+    // publishes it); the processor runs only from the upstream node's turn (or, on a multi's
+    // steady branch, the multi node's turn; or the hop's serial context), one result at a time.
     @usableFromInline let stopped = Atomic<Bool>(false)
     /// Unchecked exclusivity (here and below): see the Sendable argument.
     @exclusivity(unchecked) @usableFromInline var hop: SerialHop<Result<Input, ChannelEnd>>?
@@ -61,11 +61,13 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
         downstreamOwner = nil
     }
 
-    /// Readies a parked link, which nothing else refers to, for another activation with the same
-    /// (stateless) processor.
+    /// Readies a parked link, which nothing else refers to, for another activation of `node`
+    /// (its downstream node) with the same (stateless) processor.
     @inlinable
-    func reuse(generation: UInt) {
-        downstreamOwner = downstream.takeUnretainedValue()
+    func reuse(for node: Channel<Output>, generation: UInt) {
+        assert(
+            node === downstream.takeUnretainedValue(), "Rivulet: a processor link was reused for another node (internal error)")
+        downstreamOwner = node
         self.generation = generation
         stopped.store(false, ordering: .relaxed)
     }
@@ -142,7 +144,7 @@ final class TransformSource<Input, Output>: ChannelSourceBehaviour {
     func activate(_ node: Channel<Output>, generation: UInt, run: ActivationRun) {
         let link: ProcessorLink<Input, Output>
         if var spare = spareLink.take(), isKnownUniquelyReferenced(&spare) {
-            spare.reuse(generation: generation)
+            spare.reuse(for: node, generation: generation)
             link = spare
         } else {
             let process = statelessProcessor ?? makeProcessor!()

@@ -29,6 +29,23 @@ import RivuletChannels
         withExtendedLifetime(output) {}
     }
 
+    @Test("A7 an input whose end got through is used up: isDisposed, and releasing it sends nothing more")
+    func endUsesTheInputUp() {
+        var input: ChannelInput<Int>?
+        let channel: Channel<Int>
+        (input, channel) = Channel<Int>.create()
+        // An end refused while nothing listens does not use the input up.
+        #expect(input?.complete() == .inactive)
+        #expect(input?.isDisposed == false)
+        let log = ChannelLog<Int>()
+        let output = channel.subscribe(log.handler)
+        #expect(input?.complete() == nil)
+        #expect(input?.isDisposed == true)
+        input = nil
+        #expect(log.all == ["complete"])
+        withExtendedLifetime(output) {}
+    }
+
     @Test("A7 an input released before any output: the later output gets cancelled")
     func releasedBeforeActivation() {
         let channel = Channel<Int>.create().channel

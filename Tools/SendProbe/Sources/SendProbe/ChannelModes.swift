@@ -89,8 +89,7 @@ func probe_channel_activate(_ count: Int, values: Int = 10) {
 
 /// A `generate` closure's state: it keeps each activation's input until the deactivation, since
 /// dropping it would end the channel (A7).
-final class Generator: @unchecked Sendable {
-    // @unchecked Sendable: used on the probe's one thread only.
+final class Generator {
     let values: Int
     var input: ChannelInput<Int>?
 
