@@ -123,12 +123,18 @@ extension Workload {
         number: 5, name: "churn: observe + dispose one observer", operation: "cycle", operations: 500_000,
         target: Target(maxAllocations: 3),
         rivulet: {
-            let (signal, _) = Signal<Int, Never>.pipe()
+            // The input is kept: a pipe whose input is gone is interrupted, and observing it would
+            // measure an observer that is refused at once, not an observe + dispose.
+            let (signal, input) = Signal<Int, Never>.pipe()
             let sink = Sink()
-            signal.observeValues { sink.total &+= $0 }?.dispose() // grows the observer list once
+            // Untimed: grows the observer list once, and checks that the signal is alive.
+            let check = signal.observeValues { sink.total &+= $0 }
+            input.send(value: 1)
+            precondition(sink.total == 1, "the churn workload's signal must be alive")
+            check?.dispose()
             return { count in
                 for _ in 0..<count { signal.observeValues { sink.total &+= $0 }?.dispose() }
-                return sink.total
+                return withExtendedLifetime(input) { sink.total }
             }
         },
         openCombine: {

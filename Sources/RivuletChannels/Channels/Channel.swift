@@ -19,7 +19,7 @@ public class Channel<Value> {
     /// Kept outside the node state: a lock holder's `inout` access covers the whole state, and
     /// Thread Sanitizer would count the owner's plain writes to it as racing with that access.
     @usableFromInline let ownerIsHandling = Atomic<Bool>(false)
-    @usableFromInline let connector: ((ChannelConsumer<Value>, ActivationRun) -> ChannelConnection<Value>)?
+    @usableFromInline let connector: ((ChannelConsumer<Value>, ActivationRun?) -> ChannelConnection<Value>)?
     /// The node's generation as of its last transition under the lock, readable without it. It
     /// only grows and never runs ahead of the state's, so an input whose generation is below it
     /// belongs to an activation that is over, and its end can be refused without the lock.
@@ -32,7 +32,7 @@ public class Channel<Value> {
     @inlinable
     init(
         source: ChannelSource<Value>,
-        connector: ((ChannelConsumer<Value>, ActivationRun) -> ChannelConnection<Value>)? = nil
+        connector: ((ChannelConsumer<Value>, ActivationRun?) -> ChannelConnection<Value>)? = nil
     ) {
         self.connector = connector
         storage = MailboxStorage.make(ChannelNodeState(source: source))
@@ -53,11 +53,12 @@ public class Channel<Value> {
     }
 
     /// Connects `consumer` below this channel. A plain channel attaches it to itself; a multi
-    /// gives it a branch of its own.
+    /// gives it a branch of its own. Without a `run`, one is made only if something needs
+    /// activating (see `attach`).
     @inlinable
-    final func connect(_ consumer: ChannelConsumer<Value>, run: ActivationRun) -> ChannelConnection<Value> {
+    final func connect(_ consumer: ChannelConsumer<Value>, run: ActivationRun?) -> ChannelConnection<Value> {
         if let connector { return connector(consumer, run) }
-        return attach(consumer, run: run)
+        return ChannelConnection(attach(consumer, run: run), node: self)
     }
 }
 

@@ -4,30 +4,29 @@ import Synchronization
 /// active (A1), and releasing it, or calling `cancel()`, deactivates the part of the graph that
 /// only it used (A6). A cancelled output receives nothing more, not even an end.
 public final class ChannelOutput<Value>: Disposable {
-    @usableFromInline let channel: Channel<Value>
+    /// The link keeps the node it is attached to, and so the graph above it, alive; whether it
+    /// stopped is the output's state.
     @usableFromInline let link: OutputLink<Value>
-    @usableFromInline let cancelled = Atomic<Bool>(false)
 
     @usableFromInline
-    init(channel: Channel<Value>, link: OutputLink<Value>) {
-        self.channel = channel
+    init(link: OutputLink<Value>) {
         self.link = link
     }
 
     deinit {
-        cancel()
+        // The last reference: nobody else can be cancelling, so a plain check will do.
+        if !link.isStopped { link.cancel() }
     }
 
     /// Stops the output and deactivates what only it kept active.
     @inlinable
     public func cancel() {
-        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         link.cancel()
     }
 
     /// Whether the output receives nothing more: it was cancelled, or its channel ended.
     public var isClosed: Bool {
-        cancelled.load(ordering: .acquiring) || link.isStopped
+        link.isStopped
     }
 
     /// Same as `isClosed`.
@@ -39,7 +38,7 @@ public final class ChannelOutput<Value>: Disposable {
     }
 }
 
-// @unchecked Sendable: the output's own state is atomic, and its link is thread-safe.
+// @unchecked Sendable: the output's only state is its link, which is thread-safe.
 extension ChannelOutput: @unchecked Sendable {}
 
 /// An output's consumer, shared with its `ChannelOutput`: the handler, whether the output
@@ -47,20 +46,18 @@ extension ChannelOutput: @unchecked Sendable {}
 /// keeps alive.
 @usableFromInline
 final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
-    // @unchecked Sendable: `stopped` is atomic; `hop` and the handlers are set in `init`, before
-    // the link is shared. The attachment (`node`, `retainedOutput`) is written before any other
-    // thread can reach the link (`keepAlive` before connecting, `attached` by the activating
-    // thread before any result), and read and cleared once, by whichever of `cancel` and
+    // @unchecked Sendable: `stopped` (the consumer's) is atomic; `hop` and the handlers are set
+    // in `init`, before the link is shared. The attachment (`node`, `retainedOutput`) is written
+    // before any other thread can reach the link (`keepAlive` before connecting, `attached`
+    // before any result: under the node's lock, or by the activating thread while it holds the
+    // node's turn), and read and cleared once, by whichever of `cancel` and
     // `ended` stops the link first (`stopped.exchange`): a thread that ends the output got there
     // through the node's turn, and one that cancels it through the output `subscribe` returned,
     // both after those writes.
-    @usableFromInline let stopped = Atomic<Bool>(false)
     /// Unchecked exclusivity: set once in `init`, read-only afterwards.
     @exclusivity(unchecked) @usableFromInline var hop: SerialHop<Result<Value, ChannelEnd>>?
     /// Called with each result until it returns `false` (`subscribe`, `subscribeWhile`).
     @usableFromInline let resultHandler: ((Result<Value, ChannelEnd>) -> Bool)?
-    /// Called with each value (`subscribeValues` without a context).
-    @usableFromInline let valueHandler: ((Value) -> Void)?
     /// Strong references, dropped when the output is cancelled or ends: weak ones would give the
     /// node a side table, and every retain of it on the delivery path would take the runtime's
     /// slow path. Unchecked exclusivity: the discipline above keeps every access apart, and a
@@ -73,7 +70,6 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
     @inlinable
     init(context: Exec, handler: @escaping (Result<Value, ChannelEnd>) -> Bool) {
         resultHandler = handler
-        valueHandler = nil
         let attached = Self.recordsNode
         guard let scheduler = context.scheduler else {
             super.init(
@@ -104,21 +100,21 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
         return OutputLink(valueHandler: handler)
     }
 
-    /// An output's consumer that calls `valueHandler` with each value, on the delivering thread.
+    /// An output's consumer that calls `handler` with each value, on the delivering thread; the
+    /// handler is the consumer's `directValues`.
     @inlinable
     init(valueHandler handler: @escaping (Value) -> Void) {
         resultHandler = nil
-        valueHandler = handler
         super.init(
             handle: { consumer, result, _ in
                 let link = unsafeDowncast(consumer, to: OutputLink<Value>.self)
                 guard !link.isStopped else { return }
                 switch result {
-                case let .success(value): link.valueHandler?(value)
+                case let .success(value): link.directValues?(value)
                 case .failure: link.ended()
                 }
             },
-            attached: Self.recordsNode, guardsItself: true)
+            attached: Self.recordsNode, guardsItself: true, directValues: handler)
     }
 
     /// The `attached` of every output's link: it remembers the node, to detach from it later.
@@ -151,10 +147,10 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
     func cancel() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         hop?.stop()
-        let (node, output) = (self.node, retainedOutput)
-        self.node = nil
-        retainedOutput = nil
-        node?.detach(self)
+        let output = retainedOutput.take()
+        if let node = self.node.take() {
+            node.detach(self)
+        }
         withExtendedLifetime(output) {}
     }
 
@@ -163,9 +159,7 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
     func ended() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         hop?.stop()
-        let released = (node, retainedOutput)
-        node = nil
-        retainedOutput = nil
+        let released = (node.take(), retainedOutput.take())
         withExtendedLifetime(released) {}
     }
 }

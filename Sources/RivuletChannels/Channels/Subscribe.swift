@@ -51,20 +51,29 @@ extension Channel {
     func attachOutput(
         _ link: OutputLink<Value>, keepingItAlive: Bool
     ) -> ChannelOutput<Value> {
-        let output = ChannelOutput(channel: self, link: link)
+        let output = ChannelOutput(link: link)
         // Set before any result can arrive, so that the self-retained output is let go only by
         // its handler's answer or the end.
         if keepingItAlive { link.keepAlive(output) }
-        ActivationRun.perform { run in
-            switch connect(link, run: run) {
-            case .attached:
-                break
-            case .duplicate:
-                link.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), true)
-            case let .ended(end):
-                link.receive(.failure(end), true)
-            }
-        }
+        // The outcome alone: an output does not need the node back (its link records it).
+        let outcome = if let connector { connector(link, nil).outcome } else { attach(link, run: nil) }
+        if case .attached = outcome { return output }
+        Self.refuse(link, outcome)
         return output
+    }
+
+    /// Tells an output that was not attached why (A4, or the channel's end). Out of line, so
+    /// that `attachOutput` stays small enough to inline: an output that does not escape then
+    /// needs no allocation.
+    @inlinable @inline(never)
+    static func refuse(_ link: OutputLink<Value>, _ outcome: AttachOutcome) {
+        switch outcome {
+        case .attached:
+            break
+        case .duplicate:
+            link.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), true)
+        case let .ended(end):
+            link.receive(.failure(end), true)
+        }
     }
 }

@@ -20,8 +20,12 @@ extension Channel {
     /// thread holds it, this node is inactive or has a deactivation pending, so that thread is
     /// refusing a send, tearing the node down, or finishing its last delivery to the consumer
     /// being detached; the attacher waits for that, never for a delivery of the new activation.
+    ///
+    /// Without a `run` (a connection that starts here), the node makes one only when it has a
+    /// source to activate, and finishes it before returning: attaching to an inert node, the
+    /// commonest case (an output on a `create()` channel), allocates no run.
     @inlinable
-    final func attach(_ consumer: ChannelConsumer<Value>, run: ActivationRun) -> ChannelConnection<Value> {
+    final func attach(_ consumer: ChannelConsumer<Value>, run: ActivationRun?) -> AttachOutcome {
         let thread = ThreadID.current
         var claimed = false
         while true {
@@ -40,6 +44,19 @@ extension Channel {
                 case .inactive:
                     break
                 }
+                if state.source.isInert, consumer.activationDidEnd == nil, !state.pendingDeactivation,
+                    owner == .none || owner == TurnOwner(thread)
+                {
+                    // Nothing upstream to activate and nothing to tell the consumer when the run
+                    // is over: the node is active at once, in this round through the lock, with
+                    // no activation values (A2 holds trivially) and no turn to take. `attached`
+                    // runs here, before any result can reach the consumer; it only records the
+                    // node (a retain, never a release, and no user code).
+                    state.phase = .active
+                    activateState(&state, consumer: consumer)
+                    consumer.attached?(consumer, self)
+                    return .activeAtOnce
+                }
                 if owner == .none {
                     owner = TurnOwner(thread)
                     claimed = true
@@ -51,22 +68,14 @@ extension Channel {
                     return .wait(turnstile)
                 }
                 if state.pendingDeactivation { return .deactivateFirst }
-                // Nothing upstream to activate and nothing to tell the consumer when the run is
-                // over: the node is active at once, with no activation values (A2 holds
-                // trivially), and its turn goes back right after `attached`.
-                let activeAtOnce = state.source.isInert && consumer.activationDidEnd == nil
-                state.phase = activeAtOnce ? .active : .activating
-                state.generation &+= 1
-                state.consumer = .passRetained(consumer)
-                if state.firstInput != nil, state.firstInputGeneration == nil {
-                    state.firstInputGeneration = state.generation
-                }
-                return activeAtOnce ? .activeAtOnce : .activate(state.source, generation: state.generation)
+                state.phase = .activating
+                activateState(&state, consumer: consumer)
+                return .activate(state.source, generation: state.generation)
             }
             switch step {
             case .revived:
                 if claimed { finishTurn(on: thread) }
-                return .attached(self)
+                return .attached
             case .duplicate:
                 if claimed { finishTurn(on: thread) }
                 return .duplicate
@@ -80,20 +89,34 @@ extension Channel {
             case .deactivateFirst:
                 performDeactivation()
             case .activeAtOnce:
-                consumer.attached?(consumer, self)
-                // Results sent meanwhile were queued for this owner; `finishTurn` delivers them.
-                if claimed, !storage.releaseTurnIfUncontended(thread) { finishTurn(on: thread) }
-                return .attached(self)
+                if claimed { finishTurn(on: thread) }
+                return .attached
             case let .activate(source, generation):
-                let releasesTurn = claimed
                 consumer.attached?(consumer, self)
-                run.hold(
-                    ActivationRun.HeldNode(node: self, releasesTurn: releasesTurn, thread: thread) {
-                        unsafeDowncast($0, to: Channel<Value>.self).endActivation(releasingTurn: $1, on: $2)
-                    })
-                source.activate(self, generation, run)
-                return .attached(self)
+                let held = ActivationRun.HeldNode(node: self, releasesTurn: claimed, thread: thread) {
+                    unsafeDowncast($0, to: Channel<Value>.self).endActivation(releasingTurn: $1, on: $2)
+                }
+                if let run {
+                    run.hold(held)
+                    source.activate(self, generation, run)
+                } else {
+                    ActivationRun.perform { run in
+                        run.hold(held)
+                        source.activate(self, generation, run)
+                    }
+                }
+                return .attached
             }
+        }
+    }
+
+    /// Starts an activation of the node for `consumer` (under the lock).
+    @inlinable
+    final func activateState(_ state: inout ChannelNodeState<Value>, consumer: ChannelConsumer<Value>) {
+        state.generation &+= 1
+        state.consumer = .passRetained(consumer)
+        if state.firstInput != nil, state.firstInputGeneration == nil {
+            state.firstInputGeneration = state.generation
         }
     }
 
@@ -147,15 +170,15 @@ extension Channel {
         case .none:
             return
         case let .some(released):
-            if turnClaimed { released.source.deactivate(self) }
+            if turnClaimed { released.source?.deactivate(self) }
             withExtendedLifetime(released) {}
         }
         if turnClaimed { finishTurn(on: thread) }
     }
 
-    /// Connects `consumer` in a new activation run and finishes the run.
+    /// Connects `consumer` now, in an activation run of its own if anything needs activating.
     @inlinable
     final func connectNow(_ consumer: ChannelConsumer<Value>) -> ChannelConnection<Value> {
-        ActivationRun.perform { connect(consumer, run: $0) }
+        connect(consumer, run: nil)
     }
 }

@@ -187,16 +187,17 @@ extension Channel {
 
     // MARK: Deactivation and ending
 
-    /// What a node lets go of when it deactivates or ends, released after the lock.
+    /// What a node lets go of when it deactivates or ends, released after the lock; `source` is
+    /// the source to deactivate (none when it is inert, since that does nothing).
     @usableFromInline
     struct Released {
         @usableFromInline var consumer: ChannelConsumer<Value>?
-        @usableFromInline var source: ChannelSource<Value>
+        @usableFromInline var source: ChannelSource<Value>?
         @usableFromInline var discarded: ContiguousArray<ChannelItem<Value>?>
 
         @inlinable
         init(
-            consumer: ChannelConsumer<Value>?, source: ChannelSource<Value>,
+            consumer: ChannelConsumer<Value>?, source: ChannelSource<Value>?,
             discarded: ContiguousArray<ChannelItem<Value>?>
         ) {
             self.consumer = consumer
@@ -216,7 +217,7 @@ extension Channel {
             return Self.takeActivation(&state)
         }
         guard let released else { return }
-        released.source.deactivate(self)
+        released.source?.deactivate(self)
         withExtendedLifetime(released) {}
     }
 
@@ -232,7 +233,7 @@ extension Channel {
             return wasActive ? Self.takeActivation(&state) : nil
         }
         guard let released else { return }
-        released.source.deactivate(self)
+        released.source?.deactivate(self)
         withExtendedLifetime(released) {}
     }
 
@@ -243,6 +244,8 @@ extension Channel {
         // The +1 the state owned moves to `Released`, which drops it after the lock.
         let consumer = state.consumer?.takeRetainedValue()
         state.consumer = nil
-        return Released(consumer: consumer, source: state.source, discarded: state.queue.removeAllQueued())
+        return Released(
+            consumer: consumer, source: state.source.isInert ? nil : state.source,
+            discarded: state.queue.queued.isEmpty ? [] : state.queue.removeAllQueued())
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What is attached below a channel node: an output, a processor feeding the next node, a
 /// multi's fan-out, a capture, a junction. The node calls `receive` only from its turn, one
 /// result at a time, never under a lock; `activating` is true for activation values (A2), which
@@ -13,7 +15,18 @@
 @usableFromInline
 class ChannelConsumer<Value> {
     @usableFromInline let handle: (ChannelConsumer<Value>, Result<Value, ChannelEnd>, Bool) -> Void
-    /// Told which node attached the consumer (by that node's new turn owner, before any result).
+    /// Whether the consumer was stopped (detached or ended), for a consumer that guards itself:
+    /// it then drops whatever still reaches it.
+    @usableFromInline final let stopped = Atomic<Bool>(false)
+    /// For a consumer that guards itself and whose values all go to one closure on the
+    /// delivering thread (`subscribeValues` without a context): that closure, which a multi's
+    /// steady branch calls directly while the consumer is not stopped, skipping `handle`.
+    @usableFromInline final let directValues: ((Value) -> Void)?
+    /// `directValues != nil`, as a flag: testing the closure itself would copy (retain) it.
+    @usableFromInline final let takesDirectValues: Bool
+    /// Told which node attached the consumer, before any result: by the node's new turn owner,
+    /// or, for a node that is active at once, under its lock, so it must only record the node
+    /// (no user code, no release).
     @usableFromInline let attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)?
     /// Told when the activation run that attached the consumer is over.
     @usableFromInline let activationDidEnd: (() -> Void)?
@@ -26,9 +39,14 @@ class ChannelConsumer<Value> {
     init(
         handle: @escaping (ChannelConsumer<Value>, Result<Value, ChannelEnd>, Bool) -> Void,
         attached: ((ChannelConsumer<Value>, Channel<Value>) -> Void)? = nil, activationDidEnd: (() -> Void)? = nil,
-        guardsItself: Bool = false
+        guardsItself: Bool = false, directValues: ((Value) -> Void)? = nil
     ) {
+        precondition(
+            directValues == nil || guardsItself,
+            "Rivulet: a channel consumer with direct values must guard itself (internal error)")
         self.handle = handle
+        self.directValues = directValues
+        takesDirectValues = directValues != nil
         self.attached = attached
         self.activationDidEnd = activationDidEnd
         self.guardsItself = guardsItself
@@ -134,6 +152,17 @@ extension ChannelSourceBehaviour {
     func reaches(_ node: AnyObject) -> Bool { false }
 }
 
+/// How attaching a consumer to a node went (`Channel.attach`).
+@usableFromInline
+enum AttachOutcome {
+    /// Attached, to the node `attach` was called on.
+    case attached
+    /// A plain channel that already has an output (A4).
+    case duplicate
+    /// The node has ended; the consumer was not attached.
+    case ended(ChannelEnd)
+}
+
 /// The result of connecting a consumer below a channel.
 @usableFromInline
 enum ChannelConnection<Value> {
@@ -143,6 +172,26 @@ enum ChannelConnection<Value> {
     case duplicate
     /// The channel has ended; the consumer was not attached.
     case ended(ChannelEnd)
+
+    /// The connection `outcome` describes, made on `node`.
+    @inlinable
+    init(_ outcome: AttachOutcome, node: Channel<Value>) {
+        switch outcome {
+        case .attached: self = .attached(node)
+        case .duplicate: self = .duplicate
+        case let .ended(end): self = .ended(end)
+        }
+    }
+
+    /// The outcome, without the node.
+    @inlinable
+    var outcome: AttachOutcome {
+        switch self {
+        case .attached: return .attached
+        case .duplicate: return .duplicate
+        case let .ended(end): return .ended(end)
+        }
+    }
 }
 
 /// One thread's activation of part of a graph: the nodes whose turns it holds (released

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a multi remembers for outputs that join later.
 @usableFromInline
 enum MultiPolicy<Value> {
@@ -37,7 +39,9 @@ enum MultiPolicy<Value> {
 /// do), later values skip the branch's turn and go straight to the consumer: the multi's turn
 /// already serialises them. Ends still go through the branch's turn, which ends the node. A
 /// branch detached meanwhile is still called from the snapshot the loop works on (which keeps
-/// its consumer alive) and drops the value, as it would through its turn.
+/// its consumer alive) and drops the value, as it would through its turn. A consumer whose
+/// values all go to one closure (`directValues`) is called through that closure, after a check
+/// of its `stopped` flag, without its `handle`.
 @usableFromInline
 final class MultiFanOut<Value> {
     @usableFromInline
@@ -134,7 +138,7 @@ final class MultiFanOut<Value> {
             return (state.branches, dropped)
         }
         withExtendedLifetime((dropped, previous)) {}
-        guard case .success = result else {
+        guard case let .success(value) = result else {
             for branch in branches {
                 branch.node.deliver(result, generation: branch.generation)
             }
@@ -147,7 +151,15 @@ final class MultiFanOut<Value> {
             var anyReady = false
             for index in buffer.indices {
                 if let consumer = buffer[index].directConsumer {
-                    consumer._withUnsafeGuaranteedRef { $0.receive(result, false) }
+                    consumer._withUnsafeGuaranteedRef { consumer in
+                        // A consumer that takes values straight to a closure is called without
+                        // its `handle`; it guards itself, so the stopped check is its own.
+                        if consumer.takesDirectValues {
+                            if !consumer.stopped.load(ordering: .acquiring) { consumer.directValues?(value) }
+                        } else {
+                            consumer.receive(result, false)
+                        }
+                    }
                 } else if deliverThroughTurn(result, to: buffer[index], on: thread) {
                     anyReady = true
                 }
@@ -199,9 +211,9 @@ final class MultiFanOut<Value> {
 
     /// Connects `consumer` on a new branch of the multi (A4: every output has its own node).
     @inlinable
-    func connectBranch(_ consumer: ChannelConsumer<Value>, run: ActivationRun) -> ChannelConnection<Value> {
+    func connectBranch(_ consumer: ChannelConsumer<Value>, run: ActivationRun?) -> ChannelConnection<Value> {
         let branch = Channel(source: .of(MultiBranchSource(fanOut: self, multi: multi)))
-        return branch.attach(consumer, run: run)
+        return ChannelConnection(branch.attach(consumer, run: run), node: branch)
     }
 
     /// Adds `node` (activating as `generation`) and sends it the activation values (A2).

@@ -6,12 +6,11 @@ import Synchronization
 /// connects a processor with one object and no closure context.
 @usableFromInline
 final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sendable {
-    // @unchecked Sendable: `stopped` is atomic; `hop` is set once, in `init`, before the link is
+    // @unchecked Sendable: `stopped` (the consumer's) is atomic; `hop` is set once, in `init`, before the link is
     // shared, and a `SerialHop` is itself thread-safe; `generation` changes only in `reuse`,
     // while nothing else refers to the link, before it is attached again (the node's lock
     // publishes it); the processor runs only from the upstream node's turn (or, on a multi's
     // steady branch, the multi node's turn; or the hop's serial context), one result at a time.
-    @usableFromInline let stopped = Atomic<Bool>(false)
     /// Unchecked exclusivity (here and below): see the Sendable argument.
     @exclusivity(unchecked) @usableFromInline var hop: SerialHop<Result<Input, ChannelEnd>>?
     /// A constant: a `var` would be retained around every call.
