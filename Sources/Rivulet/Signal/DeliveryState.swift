@@ -108,6 +108,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
         @usableFromInline var appliedChanges: ContiguousArray<ObserverChange> = []
         /// The event was refused because the signal had completed or failed (see `SignalAudit`).
         @usableFromInline var refusedAfterCompletionOrFailure = false
+        /// The event was a terminal event, and the signal accepted it (see `SignalAudit`).
+        @usableFromInline var acceptedTerminal = false
 
         @inlinable
         init(event: Event?) {
@@ -129,12 +131,14 @@ struct DeliveryState<Value, Error: Swift.Error> {
             // Never waits: delivered after everything already accepted (by the owner, or by the
             // threads waiting for the turn).
             lifecycle = .terminalPending(event)
+            turn.acceptedTerminal = true
             return .done
         }
         switch mailbox.submit(event, on: thread, owner: &owner, policy: .waitForTurn) {
         case .handleNow:
             if event.isTerminating {
                 commitTermination(into: &turn)
+                turn.acceptedTerminal = true
                 return .terminate
             }
             return .deliver

@@ -11,21 +11,34 @@ import Synchronization
 /// after the signal completed or failed (E1). The signal drops such an event, as documented, so
 /// no observer can tell; an operator that sends one has a bug all the same.
 ///
-/// Auditing is off unless the kit installs an auditor on the current thread. A dropped event then
-/// costs one atomic load more, and nothing else is ever slower. Events dropped after an
-/// *interruption* are not reported: interruption comes from outside (disposal), so work racing
-/// it is expected to send a little late.
+/// Auditing is off unless the kit installs an auditor on the current thread. A dropped event or an
+/// accepted terminal event then costs one atomic load more, and nothing else is ever slower.
+/// Events dropped after an *interruption* are not reported: interruption comes from outside
+/// (disposal), so work racing it is expected to send a little late.
+///
+/// The auditor is also told which thread's send ended each signal, so that the kit can tell a
+/// sender's bug (an event sent after the same sender's terminal event, or after one that was sent
+/// and returned before this send began) from a race an operator cannot avoid (a value from one
+/// input losing to a terminal event from another input on another thread).
 @usableFromInline
 package enum SignalAudit {
-    /// What an auditor is told: which signal dropped the event (its storage's identity, as in
-    /// `Signal.auditIdentity`), and the event, written as `value(4)`, `failed(…)` or `completed`.
-    package typealias Report = @Sendable (_ signal: ObjectIdentifier, _ event: String) -> Void
+    /// What an auditor is told, on the thread whose send it is about.
+    package enum Observation: Sendable {
+        /// The signal (its storage's identity, as in `Signal.auditIdentity`) accepted a terminal
+        /// event sent on this thread: `completed`, `failed(…)` or `interrupted`.
+        case terminated(ObjectIdentifier, event: String)
+        /// The signal dropped `event` (`value(4)`, `failed(…)` or `completed`), sent on this
+        /// thread, because it had already completed or failed.
+        case droppedAfterTerminal(ObjectIdentifier, event: String)
+    }
+
+    package typealias Report = @Sendable (Observation) -> Void
 
     /// How many auditors are installed on any thread: when none, nothing else is looked up.
     @usableFromInline static let installedCount = Atomic<Int>(0)
 
-    /// Runs `body` with `report` told of every event dropped after a completion or failure, by a
-    /// send on this thread.
+    /// Runs `body` with `report` told of every terminal event accepted and every event dropped
+    /// after a completion or failure, by a send on this thread.
     package static func withAuditor<Result>(_ report: @escaping Report, _ body: () throws -> Result) rethrows -> Result {
         let auditor = Unmanaged.passRetained(Auditor(report))
         let previous = pthread_getspecific(auditorKey)
@@ -44,7 +57,15 @@ package enum SignalAudit {
     static func eventDroppedAfterTerminal<Value, Error>(_ event: Signal<Value, Error>.Event, by storage: AnyObject) {
         guard installedCount.load(ordering: .relaxed) > 0, let pointer = pthread_getspecific(auditorKey) else { return }
         let auditor = Unmanaged<Auditor>.fromOpaque(pointer).takeUnretainedValue()
-        auditor.report(ObjectIdentifier(storage), event.auditDescription)
+        auditor.report(.droppedAfterTerminal(ObjectIdentifier(storage), event: event.auditDescription))
+    }
+
+    /// A signal accepted the terminal `event`, sent on this thread.
+    @usableFromInline
+    static func terminalAccepted<Value, Error>(_ event: Signal<Value, Error>.Event, by storage: AnyObject) {
+        guard installedCount.load(ordering: .relaxed) > 0, let pointer = pthread_getspecific(auditorKey) else { return }
+        let auditor = Unmanaged<Auditor>.fromOpaque(pointer).takeUnretainedValue()
+        auditor.report(.terminated(ObjectIdentifier(storage), event: event.auditDescription))
     }
 
     private final class Auditor: Sendable {

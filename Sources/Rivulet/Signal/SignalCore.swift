@@ -60,6 +60,8 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         var action = storage.withTurnLock { $0.send(on: thread, owner: &$1, turn: &turn) }
         if turn.refusedAfterCompletionOrFailure, !event.isInterruption {
             SignalAudit.eventDroppedAfterTerminal(event, by: storage)
+        } else if turn.acceptedTerminal {
+            SignalAudit.terminalAccepted(event, by: storage)
         }
         if action == .wait {
             turn.turnstile.unsafelyUnwrapped.wait()

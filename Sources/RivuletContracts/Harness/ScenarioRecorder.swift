@@ -28,6 +28,25 @@ final class ScenarioRecorder: Sendable {
         var kitSignals: Set<ObjectIdentifier> = []
         /// `outputs` when the kit first disposed of the subject.
         var outputsAtDisposal: [String]?
+        /// A clock that ticks at the start and at the end of each outermost kit call.
+        var tick = 0
+        /// The outermost kit call running on each thread: its number (its starting tick).
+        var currentCall: [UInt: Int] = [:]
+        /// When each finished kit call ended, by its number.
+        var callEnds: [Int: Int] = [:]
+        /// Which thread's kit call sent the terminal event that each signal accepted.
+        var terminalSenders: [ObjectIdentifier: (thread: UInt, call: Int)] = [:]
+
+        /// Whether an event dropped by `signal` on `thread` lost a race: the signal's terminal event
+        /// came from another thread, in a kit call that had not ended when this thread's call
+        /// began. Otherwise the subject sent the event after a terminal event it had already sent
+        /// (on this thread, or in a call that was over), which is its own bug.
+        func droppedEventLostARace(on signal: ObjectIdentifier, thread: UInt) -> Bool {
+            guard let sender = terminalSenders[signal], sender.thread != thread, let mine = currentCall[thread] else {
+                return false
+            }
+            return mine < callEnds[sender.call, default: .max]
+        }
     }
 
     private let state = Locked(State())
@@ -46,6 +65,10 @@ final class ScenarioRecorder: Sendable {
         let key = ThreadID.current.rawValue
         state.withLock {
             $0.book.record(kind, text, on: key)
+            if $0.kitCalls[key, default: 0] == 0 {
+                $0.currentCall[key] = $0.tick
+                $0.tick += 1
+            }
             $0.kitCalls[key, default: 0] += 1
             $0.phase = "\(kind == .input ? "sending" : "doing") \(text)"
             $0.deliveriesInPhase = 0
@@ -53,17 +76,51 @@ final class ScenarioRecorder: Sendable {
                 $0.outputsAtDisposal = $0.outputs
             }
         }
-        defer { state.withLock { $0.kitCalls[key, default: 1] -= 1 } }
+        defer {
+            state.withLock {
+                $0.kitCalls[key, default: 1] -= 1
+                if $0.kitCalls[key] == 0, let call = $0.currentCall.removeValue(forKey: key) {
+                    $0.callEnds[call] = $0.tick
+                    $0.tick += 1
+                }
+            }
+        }
         // E1 as the subject attempts it: Rivulet's signals drop an event sent after a completion
         // or failure, so only the signal audit can tell that the subject sent one.
-        return SignalAudit.withAuditor(
-            { [self] signal, event in
-                guard !state.withLock({ $0.kitSignals.contains(signal) }) else { return }
+        return SignalAudit.withAuditor({ [self] in audit($0) }, body)
+    }
+
+    /// What the signal audit reports on this thread, during one of the kit's calls.
+    private func audit(_ observation: SignalAudit.Observation) {
+        let key = ThreadID.current.rawValue
+        switch observation {
+        case let .terminated(signal, _):
+            state.withLock { s in
+                guard !s.kitSignals.contains(signal), s.terminalSenders[signal] == nil, let call = s.currentCall[key] else {
+                    return
+                }
+                s.terminalSenders[signal] = (key, call)
+            }
+        case let .droppedAfterTerminal(signal, event):
+            let verdict = state.withLock { s -> Bool? in
+                guard !s.kitSignals.contains(signal) else { return nil }
+                if s.droppedEventLostARace(on: signal, thread: key) {
+                    // Not the subject's bug: a value from one input that loses a race with a
+                    // terminal event from another input on another thread cannot be helped.
+                    s.book.record(
+                        .action, "\(event) was dropped: it lost a race with a terminal event sent on another thread", on: key)
+                    return false
+                }
+                return true
+            }
+            if verdict == true {
                 violation(
                     .e1,
-                    "the subject sent \(event) on a signal that had already completed or failed; "
-                        + "Rivulet dropped it, so no observer saw it, but the subject's logic is wrong")
-            }, body)
+                    "the subject sent \(event) on a signal that had already completed or failed, after that terminal event "
+                        + "was sent on the same thread or by a call that had returned; Rivulet dropped it, so no observer "
+                        + "saw it, but the subject's logic is wrong")
+            }
+        }
     }
 
     /// Marks one of the kit's own input signals, whose dropped events the audit ignores.

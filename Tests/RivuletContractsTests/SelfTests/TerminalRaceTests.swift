@@ -1,0 +1,112 @@
+import Dispatch
+import Rivulet
+import Testing
+
+@testable import RivuletContracts
+
+/// E1 through the signal audit, with the two senders ordered by hand: an event that a subject's
+/// signal drops after its terminal event is the subject's bug when the same sender, or a sender
+/// whose call had returned, sent that terminal event; it is a race the subject cannot avoid when
+/// the terminal event came from another thread's call that was still running.
+@Suite struct TerminalRaceTests {
+    @Test func aValueLosingARaceWithAnotherThreadsTerminalIsNotABreach_E1() {
+        let recorder = ScenarioRecorder()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let observation = signal.observe { _ in }
+        let firstCallBegan = DispatchSemaphore(value: 0)
+        let second = TerminatingSender(recorder: recorder, input: input, startingAfter: firstCallBegan)
+        recorder.label(currentThreadAs: "sender 1")
+        recorder.kitCall(.input, "value(1)") {
+            firstCallBegan.signal()
+            second.terminalSent.wait()
+            input.send(value: 1)
+        }
+        second.finish()
+        withExtendedLifetime(observation) {}
+        #expect(recorder.findings.isEmpty, "\(recorder.findings)")
+        #expect(recorder.trace.contains { $0.text.contains("lost a race") })
+    }
+
+    @Test func aValueSentWhileAnotherThreadsTerminatingCallIsStillRunningIsNotABreach_E1() {
+        let recorder = ScenarioRecorder()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let observation = signal.observe { _ in }
+        let second = TerminatingSender(recorder: recorder, input: input)
+        recorder.label(currentThreadAs: "sender 1")
+        second.terminalSent.wait()
+        // This call begins after the terminal event, while the call that sent it still runs.
+        recorder.kitCall(.input, "value(1)") { input.send(value: 1) }
+        second.finish()
+        withExtendedLifetime(observation) {}
+        #expect(recorder.findings.isEmpty, "\(recorder.findings)")
+    }
+
+    @Test func aValueSentAfterAnotherThreadsTerminatingCallReturnedIsCaught_E1() {
+        let recorder = ScenarioRecorder()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let observation = signal.observe { _ in }
+        let secondReturned = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            recorder.label(currentThreadAs: "sender 2")
+            recorder.kitCall(.input, "completed") { input.sendCompleted() }
+            secondReturned.signal()
+        }
+        secondReturned.wait()
+        recorder.label(currentThreadAs: "sender 1")
+        recorder.kitCall(.input, "value(1)") { input.send(value: 1) }
+        withExtendedLifetime(observation) {}
+        #expect(recorder.findings.map(\.clause) == [.e1])
+        #expect(recorder.findings.first?.explanation.contains("value(1)") == true)
+    }
+
+    @Test func aValueSentAfterTheSameThreadsTerminalIsCaught_E1() {
+        let recorder = ScenarioRecorder()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let observation = signal.observe { _ in }
+        recorder.label(currentThreadAs: "sender 1")
+        recorder.kitCall(.input, "completed") { input.sendCompleted() }
+        recorder.kitCall(.input, "value(1)") { input.send(value: 1) }
+        withExtendedLifetime(observation) {}
+        #expect(recorder.findings.map(\.clause) == [.e1])
+    }
+
+    @Test func aTerminalSentTwiceInOneCallIsCaught_E1() {
+        let recorder = ScenarioRecorder()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let observation = signal.observe { _ in }
+        recorder.label(currentThreadAs: "sender 1")
+        recorder.kitCall(.input, "completed") {
+            input.sendCompleted()
+            input.sendCompleted()
+        }
+        withExtendedLifetime(observation) {}
+        #expect(recorder.findings.map(\.clause) == [.e1])
+    }
+}
+
+/// A second sender: on another thread, in one kit call, it completes `input`, says so, and keeps
+/// the call running until `finish()`.
+private final class TerminatingSender: Sendable {
+    let terminalSent = DispatchSemaphore(value: 0)
+    private let mayReturn = DispatchSemaphore(value: 0)
+    private let returned = DispatchSemaphore(value: 0)
+
+    init(recorder: ScenarioRecorder, input: Signal<Int, Never>.Observer, startingAfter gate: DispatchSemaphore? = nil) {
+        DispatchQueue.global().async { [self] in
+            recorder.label(currentThreadAs: "sender 2")
+            gate?.wait()
+            recorder.kitCall(.input, "completed") {
+                input.sendCompleted()
+                terminalSent.signal()
+                mayReturn.wait()
+            }
+            returned.signal()
+        }
+    }
+
+    /// Lets the call return, and waits until it has.
+    func finish() {
+        mayReturn.signal()
+        returned.wait()
+    }
+}
