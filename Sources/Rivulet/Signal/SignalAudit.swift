@@ -60,10 +60,17 @@ package enum SignalAudit {
         auditor.report(.droppedAfterTerminal(ObjectIdentifier(storage), event: event.auditDescription))
     }
 
-    /// A signal accepted the terminal `event`, sent on this thread.
-    @usableFromInline
+    /// A signal accepted the terminal `event`, sent on this thread. Inlined up to the check that
+    /// an auditor is installed: every signal's end passes here.
+    @inlinable
     static func terminalAccepted<Value, Error>(_ event: Signal<Value, Error>.Event, by storage: AnyObject) {
-        guard installedCount.load(ordering: .relaxed) > 0, let pointer = pthread_getspecific(auditorKey) else { return }
+        guard installedCount.load(ordering: .relaxed) > 0 else { return }
+        reportTerminal(event, by: storage)
+    }
+
+    @usableFromInline
+    static func reportTerminal<Value, Error>(_ event: Signal<Value, Error>.Event, by storage: AnyObject) {
+        guard let pointer = pthread_getspecific(auditorKey) else { return }
         let auditor = Unmanaged<Auditor>.fromOpaque(pointer).takeUnretainedValue()
         auditor.report(.terminated(ObjectIdentifier(storage), event: event.auditDescription))
     }
