@@ -9,9 +9,7 @@ import Rivulet
 /// operator, and checks E1–E7, S3–S5, O3 and O5–O7 on what comes out.
 ///
 /// ```swift
-/// let report = OperatorContract.verify("double") { (signal: Signal<Int, ContractError>) in
-///     signal.map { $0 * 2 }
-/// }
+/// let report = OperatorContract.verify("double") { $0.map { $0 * 2 } }
 /// #expect(report.isConforming, "\(report)")
 /// ```
 ///
@@ -44,6 +42,11 @@ public enum OperatorContract {
     }
 
     /// Checks an operator whose input cannot fail: the failure scenarios are left out.
+    ///
+    /// Disfavoured: a closure that works on either input (`{ $0.map { $0 * 2 } }`) is checked with
+    /// failures (the form above), so that it needs no type annotation; this form is chosen when
+    /// the closure needs an input that cannot fail (`{ $0.promoteError(ContractError.self) }`).
+    @_disfavoredOverload
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -105,9 +108,7 @@ public enum OperatorContract {
 /// interrupts it and ends its source's lifetime).
 ///
 /// ```swift
-/// let report = ProducerOperatorContract.verify("double") { (producer: SignalProducer<Int, ContractError>) in
-///     producer.map { $0 * 2 }
-/// }
+/// let report = ProducerOperatorContract.verify("double") { $0.map { $0 * 2 } }
 /// ```
 public enum ProducerOperatorContract {
     /// Checks an operator on `Int` inputs (1, 2, 3, 4) with `ContractError` failures.
@@ -134,6 +135,8 @@ public enum ProducerOperatorContract {
     }
 
     /// Checks an operator whose input cannot fail: the failure scenarios are left out.
+    /// Disfavoured, as `OperatorContract`'s form: chosen only when the closure needs it.
+    @_disfavoredOverload
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],

@@ -19,16 +19,12 @@ extension Signal {
 }
 
 @Test func stutteredKeepsTheContracts() {
-    let report = OperatorContract.verify("stuttered") { (signal: Signal<Int, ContractError>) in
-        signal.stuttered()
-    }
+    let report = OperatorContract.verify("stuttered") { $0.stuttered() }
     #expect(report.isConforming, "\(report)")
 }
 
 @Test func stutteredProducerKeepsTheContracts() {
-    ProducerOperatorContract.verify("stuttered") { (producer: SignalProducer<Int, ContractError>) in
-        producer.lift { $0.stuttered() }
-    }.expectConforming()
+    ProducerOperatorContract.verify("stuttered") { $0.lift { $0.stuttered() } }.expectConforming()
 }
 
 @Test func prefixedKeepsTheContracts() {
