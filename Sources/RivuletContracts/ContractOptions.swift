@@ -1,8 +1,9 @@
 /// How a contract check drives its subject. The defaults suit most operators.
 ///
-/// Three options loosen the check: `handlesFailure` drops E2 and E3, `inputInterruptionEndsOnlyTheInput`
+/// Four options loosen the check: `handlesFailure` drops E2 and E3, `inputInterruptionEndsOnlyTheInput`
 /// drops E4's rule that the input's interruption interrupts the output (and the O3 check that it does
-/// so at once), and `sharesStarts` drops P2. Each is for operators whose documented purpose is exactly
+/// so at once), `turnsInputEndsIntoValues` drops the rule that a failure or an interruption flushes
+/// no value (E2, E4), and `sharesStarts` drops P2. Each is for operators whose documented purpose is exactly
 /// what that clause forbids, so the clause does not apply to them; set one only for such an operator,
 /// and every other clause is still checked. The other options (`deadline`, `senderThreads`,
 /// `settleTime`) tune how the kit drives the subject and remove no clause. A subject that shifts time
@@ -31,6 +32,12 @@ public struct ContractOptions: Sendable {
     /// (`merge`, `concat`, `prefix`): E4's flattening rule says an inner stream's interruption ends
     /// only that stream, so the output goes on with the others.
     public var inputInterruptionEndsOnlyTheInput: Bool
+    /// Loosens the check: values the output sends in response to the input's failure or
+    /// interruption are accepted. Without it, a failure or an interruption must reach the output
+    /// with no value before it: what a buffering operator holds is dropped, not flushed (E2, E4).
+    ///
+    /// For a subject that reports its input's end as a value by design (`materialize`).
+    public var turnsInputEndsIntoValues: Bool
 
     /// Loosens the check: P2 (each start is independent) is not checked, nor listed among the
     /// clauses checked, and the kit's two-starts scenario is skipped.
@@ -49,6 +56,7 @@ public struct ContractOptions: Sendable {
         deadline: Double = 5,
         handlesFailure: Bool = false,
         inputInterruptionEndsOnlyTheInput: Bool = false,
+        turnsInputEndsIntoValues: Bool = false,
         sharesStarts: Bool = false,
         senderThreads: Int = 3,
         settleTime: Double = 3_600
@@ -60,6 +68,7 @@ public struct ContractOptions: Sendable {
         self.deadline = deadline
         self.handlesFailure = handlesFailure
         self.inputInterruptionEndsOnlyTheInput = inputInterruptionEndsOnlyTheInput
+        self.turnsInputEndsIntoValues = turnsInputEndsIntoValues
         self.sharesStarts = sharesStarts
         self.senderThreads = senderThreads
         self.settleTime = settleTime

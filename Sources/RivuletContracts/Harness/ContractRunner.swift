@@ -122,6 +122,23 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
     ) -> (ContractClause, String)? {
         // An output that had already ended on its own owes nothing to the input's terminal.
         guard check.before == .open else { return nil }
+        let flushed = options.turnsInputEndsIntoValues ? "" : check.valuesDuringTheSend.joined(separator: ", ")
+        switch check.input {
+        case .failed where !flushed.isEmpty && !options.handlesFailure:
+            return (
+                .e2,
+                "the input failed, and the output sent \(flushed) in response: a failure propagates at once, "
+                    + "and whatever the operator was holding is dropped, not flushed"
+            )
+        case .interrupted where !flushed.isEmpty && !options.inputInterruptionEndsOnlyTheInput:
+            return (
+                .e4,
+                "the input was interrupted, and the output sent \(flushed) in response: interruption cancels "
+                    + "outstanding work, and whatever the operator was holding is dropped, not flushed"
+            )
+        default:
+            break
+        }
         switch check.input {
         case .failed:
             if options.handlesFailure { return nil }

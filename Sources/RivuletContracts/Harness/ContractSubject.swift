@@ -52,5 +52,8 @@ struct TerminalCheck {
     let input: ScenarioRecorder.OutputEnd
     let before: ScenarioRecorder.OutputEnd
     let after: ScenarioRecorder.OutputEnd
+    /// The values the output delivered during the kit's send of the terminal event: a failure or
+    /// an interruption must not flush what the operator was holding (E2, E4).
+    var valuesDuringTheSend: [String] = []
     let traceLength: Int
 }

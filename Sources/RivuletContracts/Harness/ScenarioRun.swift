@@ -207,14 +207,17 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
 
     private func send(_ event: Signal<Input, InputError>.Event, into target: KitInput<Input, InputError>) {
         let before = recorder.outputEnd
+        let outputsBefore = recorder.outputs.count
         let text = target === secondInput ? "second input: \(event.auditDescription)" : event.auditDescription
         recorder.kitCall(.input, text) { target.send(event) }
+        let outputsDuringTheSend = recorder.outputs.dropFirst(outputsBefore)
         if !scenario.settlesOnlyWhenTold { settleNow() }
         guard event.isTerminating else { return }
         let check = TerminalCheck(
             input: event.contractEnd,
             before: before,
             after: recorder.outputEnd,
+            valuesDuringTheSend: outputsDuringTheSend.filter { $0.hasPrefix("value(") },
             traceLength: recorder.trace.count
         )
         wiring.withLock { $0.terminalChecks.append(check) }

@@ -100,7 +100,7 @@ extension BuiltInOperators {
         // Turning failure and interruption into values is the point of these two.
         BuiltInOperator(
             "materialize()", .transform,
-            options: ContractOptions(handlesFailure: true),
+            options: ContractOptions(handlesFailure: true, turnsInputEndsIntoValues: true),
             signal: .signal { $0.materialize() },
             producer: .producer { $0.materialize() }
         ),

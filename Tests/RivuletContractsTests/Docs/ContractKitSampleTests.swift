@@ -50,10 +50,8 @@ extension Signal {
 }
 
 @Test func materializedKeepsTheContracts() {
-    let options = ContractOptions(handlesFailure: true)
-    let report = OperatorContract.verify("materialized", options: options) { (signal: Signal<Int, ContractError>) in
-        signal.materialize()
-    }
+    let options = ContractOptions(handlesFailure: true, turnsInputEndsIntoValues: true)
+    let report = OperatorContract.verify("materialized", options: options) { $0.materialize() }
     #expect(report.isConforming, "\(report)")
 }
 

@@ -187,3 +187,30 @@ final class LastValue<Value: Sendable>: Sendable {
         set { stored.withLock { $0 = newValue } }
     }
 }
+
+extension Signal {
+    /// Collects every value into one array, sent when the input ends, whichever way it ends: a
+    /// failure or an interruption first flushes the held values, as a careless buffer would.
+    func collectingAndFlushingOnAnyEnd() -> Signal<[Value], Error> {
+        Signal<[Value], Error> { output, lifetime in
+            let held = Locked<[Value]>([])
+            lifetime += self.observe { event in
+                switch event {
+                case let .value(value):
+                    held.withLock { $0.append(value) }
+                case .completed, .failed, .interrupted:
+                    let values = held.withLock { held in
+                        defer { held = [] }
+                        return held
+                    }
+                    if !values.isEmpty { output.send(value: values) }
+                    switch event {
+                    case let .failed(error): output.send(error: error)
+                    case .interrupted: output.sendInterrupted()
+                    default: output.sendCompleted()
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Rivulet
+import RivuletContracts
+import Testing
+
+/// Broken operators the kit used to report as conforming, each caught now with its clause.
+@Suite struct MissedBreachTests {
+    @Test func aHeldValueFlushedBeforeAFailureIsCaught_E2() {
+        let report = OperatorContract.verify("collectingAndFlushingOnAnyEnd") { $0.collectingAndFlushingOnAnyEnd() }
+        #expect(report.violatedClauses.contains(.e2), "\(report)")
+        #expect(report.violations(of: .e2).contains { $0.explanation.contains("value([1, 2, 3, 4])") }, "\(report)")
+    }
+
+    @Test func aHeldValueFlushedBeforeAnInterruptionIsCaught_E4() {
+        let report = OperatorContract.verify("collectingAndFlushingOnAnyEnd") { $0.collectingAndFlushingOnAnyEnd() }
+        #expect(report.violations(of: .e4).contains { $0.scenario.contains("interrupted") }, "\(report)")
+    }
+
+    @Test func aBufferThatDropsWhatItHoldsOnAFailurePasses() {
+        let report = OperatorContract.verify("collect") { $0.collect() }
+        #expect(report.isConforming, "\(report)")
+    }
+}
