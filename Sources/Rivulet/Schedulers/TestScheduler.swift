@@ -66,8 +66,9 @@ public final class TestScheduler: DateScheduler {
         state.withLock { $0.nowDate }
     }
 
-    /// The number of actions waiting to run; a repeating schedule counts once.
-    var pendingActionCount: Int {
+    /// The number of actions waiting to run; a repeating schedule counts once. The contract kit
+    /// reads it to see work left behind by an interrupted or disposed-of operator.
+    package var pendingActionCount: Int {
         state.withLock { $0.pendingCount }
     }
 

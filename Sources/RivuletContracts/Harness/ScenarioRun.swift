@@ -213,6 +213,9 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         let outputsDuringTheSend = recorder.outputs.dropFirst(outputsBefore)
         if !scenario.settlesOnlyWhenTold { settleNow() }
         guard event.isTerminating else { return }
+        if case .interrupted = event, recorder.outputEnd == .interrupted, !options.inputInterruptionEndsOnlyTheInput {
+            checkNothingLeftScheduled(.e4, after: "the input was interrupted, and the output with it")
+        }
         let check = TerminalCheck(
             input: event.contractEnd,
             before: before,
@@ -262,6 +265,20 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         if subject.isProducer, !fromInside, before == .open, recorder.outputEnd != .interrupted {
             recorder.violation(.p4, "disposing of the start did not deliver interrupted before dispose() returned")
         }
+        if subject.isProducer, !fromInside {
+            checkNothingLeftScheduled(.p4, after: "the start was disposed of")
+        }
+    }
+
+    /// An interrupted or disposed-of subject cancels its outstanding work (E4, P4): nothing of it
+    /// may be left on the kit's scheduler, where it would still run.
+    private func checkNothingLeftScheduled(_ clause: ContractClause, after what: String) {
+        guard let scheduler, scheduler.pendingActionCount > 0 else { return }
+        let count = scheduler.pendingActionCount
+        recorder.violation(
+            clause,
+            "\(what), but the operator left \(count) action\(count == 1 ? "" : "s") on the scheduler, where "
+                + "\(count == 1 ? "it" : "they") would still run: interruption cancels outstanding work")
     }
 
     // MARK: End

@@ -214,3 +214,23 @@ extension Signal {
         }
     }
 }
+
+extension Signal where Value: Sendable {
+    /// Delays values and completion by `interval` on `scheduler`, but drops the disposables of
+    /// what it schedules: after an interruption, its deliveries are still on the scheduler.
+    func delayingAndForgetting(_ interval: TimeInterval, on scheduler: TestScheduler) -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            lifetime += self.observe { event in
+                let due = scheduler.currentDate.addingTimeInterval(interval)
+                switch event {
+                case let .value(value):
+                    scheduler.schedule(after: due) { output.send(value: value) }
+                case .completed:
+                    scheduler.schedule(after: due) { output.sendCompleted() }
+                case .failed, .interrupted:
+                    output.send(event)
+                }
+            }
+        }
+    }
+}

@@ -19,4 +19,23 @@ import Testing
         let report = OperatorContract.verify("collect") { $0.collect() }
         #expect(report.isConforming, "\(report)")
     }
+
+    @Test func scheduledWorkLeftAfterAnInterruptionIsCaught_E4() {
+        let report = OperatorContract.verify("delayingAndForgetting", inputs: [1, 2, 3]) {
+            $0.delayingAndForgetting(1, on: $1)
+        }
+        #expect(report.violations(of: .e4).contains { $0.explanation.contains("on the scheduler") }, "\(report)")
+    }
+
+    @Test func scheduledWorkLeftAfterAStartIsDisposedOfIsCaught_P4() {
+        let report = ProducerOperatorContract.verify("delayingAndForgetting", inputs: [1, 2, 3]) { producer, scheduler in
+            producer.lift { $0.delayingAndForgetting(1, on: scheduler) }
+        }
+        #expect(report.violations(of: .p4).contains { $0.explanation.contains("on the scheduler") }, "\(report)")
+    }
+
+    @Test func aDelayThatCancelsWhatItScheduledPasses() {
+        let report = OperatorContract.verify("delay", inputs: [1, 2, 3]) { $0.delay(1, on: $1) }
+        #expect(report.isConforming, "\(report)")
+    }
 }
