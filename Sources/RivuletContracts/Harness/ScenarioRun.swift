@@ -301,6 +301,14 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
             if wiring.withLock({ $0.token }) != nil {
                 recorder.violation(.s5, "the observer was still retained after the terminal event")
             }
+            // A producer keeps its closures for its next starts; a signal operator is done with them.
+            if !subject.isProducer, probe.closuresStillAlive > 0 {
+                let count = probe.closuresStillAlive
+                recorder.violation(
+                    .s5,
+                    "the output terminated, but the operator still holds \(count) of the closures it was given "
+                        + "(and everything they capture)")
+            }
         }
         if scenario.secondObserver, !subject.isProducer { checkSecondObserver(ended: ended) }
         if !ended, !wiring.withLock({ $0.observerDisposed }) {

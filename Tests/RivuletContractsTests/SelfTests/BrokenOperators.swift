@@ -234,3 +234,15 @@ extension Signal where Value: Sendable {
         }
     }
 }
+
+/// The last transform `mapRememberingTransform` was given, kept for "reuse".
+private let rememberedTransform = Locked<(@Sendable (Int) -> Int)?>(nil)
+
+extension Signal where Value == Int {
+    /// Maps with `transform`, and remembers it in a shared cache, as a careless memoizer would:
+    /// the closure, and all it captures, outlive the operator's output.
+    func mapRememberingTransform(_ transform: @escaping @Sendable (Int) -> Int) -> Signal<Int, Error> {
+        rememberedTransform.withLock { $0 = transform }
+        return map(transform)
+    }
+}

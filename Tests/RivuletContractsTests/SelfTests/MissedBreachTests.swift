@@ -38,4 +38,16 @@ import Testing
         let report = OperatorContract.verify("delay", inputs: [1, 2, 3]) { $0.delay(1, on: $1) }
         #expect(report.isConforming, "\(report)")
     }
+
+    @Test func aClosureKeptAfterTheTerminalEventIsCaught_S5() {
+        let report = OperatorContract.verify("mapRememberingTransform") { signal, probe in
+            signal.mapRememberingTransform(probe.wrap { $0 * 10 })
+        }
+        #expect(report.violations(of: .s5).contains { $0.explanation.contains("closures it was given") }, "\(report)")
+    }
+
+    @Test func anOperatorThatLetsGoOfItsClosurePasses() {
+        let report = OperatorContract.verify("map") { signal, probe in signal.map(probe.wrap { $0 * 10 }) }
+        #expect(report.isConforming, "\(report)")
+    }
 }
