@@ -43,9 +43,18 @@ struct DeliveryState<Value, Error: Swift.Error> {
     /// Whether the public `Signal` object still exists (S4). Declared next to `lifecycle` so
     /// that it fills that field's padding.
     @usableFromInline var isSignalReachable = true
-    /// Whether the signal completed or failed (rather than being interrupted or disposed of): a
-    /// later send is then a sender's bug, which `SignalAudit` can report. Fills padding too.
-    @usableFromInline var hasCompletedOrFailed = false
+    /// How the signal ended, if it ended with an event: a later send is then a sender's bug
+    /// (unless it lost a race), which `SignalAudit` can report. Fills padding too.
+    @usableFromInline var ending = Ending.none
+
+    /// How a signal ended (`none` also after a silent disposal: nobody can observe it any more, so
+    /// a later send is nobody's concern).
+    @usableFromInline
+    enum Ending: UInt8 {
+        case none
+        case completedOrFailed
+        case interrupted
+    }
     /// Read by the turn's owner without the lock; written only under the lock, by the owner or
     /// by a lock holder that found no owner.
     @usableFromInline var observers = ObserverList<Value, Error>()
@@ -106,8 +115,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
         @usableFromInline var discardedEvents: ContiguousArray<Event?> = []
         /// Observer changes just applied, released after the lock.
         @usableFromInline var appliedChanges: ContiguousArray<ObserverChange> = []
-        /// The event was refused because the signal had completed or failed (see `SignalAudit`).
-        @usableFromInline var refusedAfterCompletionOrFailure = false
+        /// The event was refused because the signal had ended this way (see `SignalAudit`).
+        @usableFromInline var refusedAfter = Ending.none
         /// The event was a terminal event, and the signal accepted it (see `SignalAudit`).
         @usableFromInline var acceptedTerminal = false
 
@@ -122,8 +131,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
         guard case .alive = lifecycle, let event = turn.event else {
             switch lifecycle {
             case .alive: break
-            case let .terminalPending(terminal): turn.refusedAfterCompletionOrFailure = !terminal.isInterruption
-            case .terminated: turn.refusedAfterCompletionOrFailure = hasCompletedOrFailed
+            case let .terminalPending(terminal): turn.refusedAfter = terminal.isInterruption ? .interrupted : .completedOrFailed
+            case .terminated: turn.refusedAfter = ending
             }
             return .done
         }
@@ -211,7 +220,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @inlinable
     mutating func commitTermination(into turn: inout Turn) {
         lifecycle = .terminated
-        hasCompletedOrFailed = !(turn.event?.isInterruption ?? true)
+        ending = turn.event.map { $0.isInterruption ? .interrupted : .completedOrFailed } ?? .none
         turn.observers = observers.removeAll()
         swap(&turn.resources, &resources)
     }

@@ -8,13 +8,13 @@ import Musl
 import Synchronization
 
 /// Lets the contract kit (RivuletContracts) see a misuse that a signal absorbs: an event sent
-/// after the signal completed or failed (E1). The signal drops such an event, as documented, so
-/// no observer can tell; an operator that sends one has a bug all the same.
+/// after the signal completed, failed or was interrupted (E1). The signal drops such an event, as
+/// documented, so no observer can tell; an operator that sends one has a bug all the same. (An
+/// interruption sent after the end is not reported: disposing of something that has ended is
+/// harmless. Nor is a send into a signal disposed of silently, which nobody can observe.)
 ///
 /// Auditing is off unless the kit installs an auditor on the current thread. A dropped event or an
 /// accepted terminal event then costs one atomic load more, and nothing else is ever slower.
-/// Events dropped after an *interruption* are not reported: interruption comes from outside
-/// (disposal), so work racing it is expected to send a little late.
 ///
 /// The auditor is also told which thread's send ended each signal, so that the kit can tell a
 /// sender's bug (an event sent after the same sender's terminal event, or after one that was sent
@@ -28,8 +28,8 @@ package enum SignalAudit {
         /// event sent on this thread: `completed`, `failed(…)` or `interrupted`.
         case terminated(ObjectIdentifier, event: String)
         /// The signal dropped `event` (`value(4)`, `failed(…)` or `completed`), sent on this
-        /// thread, because it had already completed or failed.
-        case droppedAfterTerminal(ObjectIdentifier, event: String)
+        /// thread, because it had already completed or failed, or had been interrupted.
+        case droppedAfterTerminal(ObjectIdentifier, event: String, afterInterruption: Bool)
     }
 
     package typealias Report = @Sendable (Observation) -> Void
@@ -52,12 +52,15 @@ package enum SignalAudit {
         return try body()
     }
 
-    /// A signal dropped `event` because it had completed or failed.
+    /// A signal dropped `event` because it had completed or failed, or had been interrupted.
     @usableFromInline
-    static func eventDroppedAfterTerminal<Value, Error>(_ event: Signal<Value, Error>.Event, by storage: AnyObject) {
+    static func eventDroppedAfterTerminal<Value, Error>(
+        _ event: Signal<Value, Error>.Event, afterInterruption: Bool, by storage: AnyObject
+    ) {
         guard installedCount.load(ordering: .relaxed) > 0, let pointer = pthread_getspecific(auditorKey) else { return }
         let auditor = Unmanaged<Auditor>.fromOpaque(pointer).takeUnretainedValue()
-        auditor.report(.droppedAfterTerminal(ObjectIdentifier(storage), event: event.auditDescription))
+        auditor.report(
+            .droppedAfterTerminal(ObjectIdentifier(storage), event: event.auditDescription, afterInterruption: afterInterruption))
     }
 
     /// A signal accepted the terminal `event`, sent on this thread. Inlined up to the check that

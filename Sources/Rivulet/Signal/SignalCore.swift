@@ -58,8 +58,8 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     func sendTakingTheLock(_ event: Event, on thread: ThreadID) {
         var turn = State.Turn(event: event)
         var action = storage.withTurnLock { $0.send(on: thread, owner: &$1, turn: &turn) }
-        if turn.refusedAfterCompletionOrFailure, !event.isInterruption {
-            SignalAudit.eventDroppedAfterTerminal(event, by: storage)
+        if turn.refusedAfter != .none, !event.isInterruption {
+            SignalAudit.eventDroppedAfterTerminal(event, afterInterruption: turn.refusedAfter == .interrupted, by: storage)
         } else if turn.acceptedTerminal {
             SignalAudit.terminalAccepted(event, by: storage)
         }

@@ -37,15 +37,22 @@ final class ScenarioRecorder: Sendable {
         /// Which thread's kit call sent the terminal event that each signal accepted.
         var terminalSenders: [ObjectIdentifier: (thread: UInt, call: Int)] = [:]
 
-        /// Whether an event dropped by `signal` on `thread` lost a race: the signal's terminal event
-        /// came from another thread, in a kit call that had not ended when this thread's call
-        /// began. Otherwise the subject sent the event after a terminal event it had already sent
-        /// (on this thread, or in a call that was over), which is its own bug.
-        func droppedEventLostARace(on signal: ObjectIdentifier, thread: UInt) -> Bool {
-            guard let sender = terminalSenders[signal], sender.thread != thread, let mine = currentCall[thread] else {
-                return false
+        /// Why an event dropped by `signal` on `thread` is not the subject's bug, if it is not:
+        /// - it lost a race: the signal's terminal event came from another thread, in a kit call
+        ///   that had not ended when this thread's call began;
+        /// - the signal was interrupted earlier in this very call on this thread: the teardown of a
+        ///   disposed-of start, or user code that disposed of it while the operator was handling
+        ///   the event, reaches the operator after the output has already been interrupted.
+        /// Otherwise the subject sent the event after a terminal event that had been sent on this
+        /// thread, or by a call that was over: its own bug.
+        func excuse(forDropBy signal: ObjectIdentifier, on thread: UInt, afterInterruption: Bool) -> String? {
+            guard let sender = terminalSenders[signal], let mine = currentCall[thread] else { return nil }
+            if sender.thread == thread {
+                return afterInterruption && sender.call == mine
+                    ? "the output had been interrupted earlier in the same call" : nil
             }
             return mine < callEnds[sender.call, default: .max]
+                ? "it lost a race with a terminal event sent on another thread" : nil
         }
     }
 
@@ -101,14 +108,11 @@ final class ScenarioRecorder: Sendable {
                 }
                 s.terminalSenders[signal] = (key, call)
             }
-        case let .droppedAfterTerminal(signal, event):
+        case let .droppedAfterTerminal(signal, event, afterInterruption):
             let verdict = state.withLock { s -> Bool? in
                 guard !s.kitSignals.contains(signal) else { return nil }
-                if s.droppedEventLostARace(on: signal, thread: key) {
-                    // Not the subject's bug: a value from one input that loses a race with a
-                    // terminal event from another input on another thread cannot be helped.
-                    s.book.record(
-                        .action, "\(event) was dropped: it lost a race with a terminal event sent on another thread", on: key)
+                if let excuse = s.excuse(forDropBy: signal, on: key, afterInterruption: afterInterruption) {
+                    s.book.record(.action, "\(event) was dropped: \(excuse)", on: key)
                     return false
                 }
                 return true
@@ -116,9 +120,9 @@ final class ScenarioRecorder: Sendable {
             if verdict == true {
                 violation(
                     .e1,
-                    "the subject sent \(event) on a signal that had already completed or failed, after that terminal event "
-                        + "was sent on the same thread or by a call that had returned; Rivulet dropped it, so no observer "
-                        + "saw it, but the subject's logic is wrong")
+                    "the subject sent \(event) on a signal that had already \(afterInterruption ? "been interrupted" : "completed or failed"), "
+                        + "after that terminal event was sent on the same thread or by a call that had returned; Rivulet "
+                        + "dropped it, so no observer saw it, but the subject's logic is wrong")
             }
         }
     }

@@ -246,3 +246,13 @@ extension Signal where Value == Int {
         return map(transform)
     }
 }
+
+extension SignalProducer {
+    /// Forwards its source, but starts it outside the start's lifetime: once the start is
+    /// disposed of (and so interrupted), the source's later values are still sent into it.
+    func forwardingPastDisposal() -> SignalProducer<Value, Error> {
+        SignalProducer { observer, _ in
+            self.start(observer)
+        }
+    }
+}

@@ -50,4 +50,13 @@ import Testing
         let report = OperatorContract.verify("map") { signal, probe in signal.map(probe.wrap { $0 * 10 }) }
         #expect(report.isConforming, "\(report)")
     }
+
+    @Test func aValueSentAfterTheOperatorsOwnInterruptionIsCaught_E1() {
+        let report = ProducerOperatorContract.verify("forwardingPastDisposal") { $0.forwardingPastDisposal() }
+        #expect(
+            report.violations(of: .e1).contains {
+                $0.explanation.contains("already been interrupted") && $0.scenario.hasPrefix("disposal")
+            },
+            "\(report)")
+    }
 }

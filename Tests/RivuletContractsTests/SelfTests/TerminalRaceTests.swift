@@ -11,8 +11,7 @@ import Testing
 @Suite struct TerminalRaceTests {
     @Test func aValueLosingARaceWithAnotherThreadsTerminalIsNotABreach_E1() {
         let recorder = ScenarioRecorder()
-        let (signal, input) = Signal<Int, Never>.pipe()
-        let observation = signal.observe { _ in }
+        let (input, observation) = observedPipe()
         let firstCallBegan = DispatchSemaphore(value: 0)
         let second = TerminatingSender(recorder: recorder, input: input, startingAfter: firstCallBegan)
         recorder.label(currentThreadAs: "sender 1")
@@ -29,8 +28,7 @@ import Testing
 
     @Test func aValueSentWhileAnotherThreadsTerminatingCallIsStillRunningIsNotABreach_E1() {
         let recorder = ScenarioRecorder()
-        let (signal, input) = Signal<Int, Never>.pipe()
-        let observation = signal.observe { _ in }
+        let (input, observation) = observedPipe()
         let second = TerminatingSender(recorder: recorder, input: input)
         recorder.label(currentThreadAs: "sender 1")
         second.terminalSent.wait()
@@ -43,8 +41,7 @@ import Testing
 
     @Test func aValueSentAfterAnotherThreadsTerminatingCallReturnedIsCaught_E1() {
         let recorder = ScenarioRecorder()
-        let (signal, input) = Signal<Int, Never>.pipe()
-        let observation = signal.observe { _ in }
+        let (input, observation) = observedPipe()
         let secondReturned = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             recorder.label(currentThreadAs: "sender 2")
@@ -61,8 +58,7 @@ import Testing
 
     @Test func aValueSentAfterTheSameThreadsTerminalIsCaught_E1() {
         let recorder = ScenarioRecorder()
-        let (signal, input) = Signal<Int, Never>.pipe()
-        let observation = signal.observe { _ in }
+        let (input, observation) = observedPipe()
         recorder.label(currentThreadAs: "sender 1")
         recorder.kitCall(.input, "completed") { input.sendCompleted() }
         recorder.kitCall(.input, "value(1)") { input.send(value: 1) }
@@ -70,10 +66,34 @@ import Testing
         #expect(recorder.findings.map(\.clause) == [.e1])
     }
 
+    @Test func aValueDroppedAfterAnInterruptionEarlierInTheSameCallIsNotABreach_E1() {
+        // What a disposed-of start's teardown, or user code disposing of it mid-event, does.
+        let recorder = ScenarioRecorder()
+        let (input, observation) = observedPipe()
+        recorder.label(currentThreadAs: "sender 1")
+        recorder.kitCall(.action, "dispose") {
+            input.sendInterrupted()
+            input.send(value: 1)
+        }
+        withExtendedLifetime(observation) {}
+        #expect(recorder.findings.isEmpty, "\(recorder.findings)")
+        #expect(recorder.trace.contains { $0.text.contains("interrupted earlier in the same call") })
+    }
+
+    @Test func aValueSentInALaterCallAfterAnInterruptionIsCaught_E1() {
+        let recorder = ScenarioRecorder()
+        let (input, observation) = observedPipe()
+        recorder.label(currentThreadAs: "sender 1")
+        recorder.kitCall(.action, "dispose") { input.sendInterrupted() }
+        recorder.kitCall(.input, "value(1)") { input.send(value: 1) }
+        withExtendedLifetime(observation) {}
+        #expect(recorder.findings.map(\.clause) == [.e1])
+        #expect(recorder.findings.first?.explanation.contains("interrupted") == true)
+    }
+
     @Test func aTerminalSentTwiceInOneCallIsCaught_E1() {
         let recorder = ScenarioRecorder()
-        let (signal, input) = Signal<Int, Never>.pipe()
-        let observation = signal.observe { _ in }
+        let (input, observation) = observedPipe()
         recorder.label(currentThreadAs: "sender 1")
         recorder.kitCall(.input, "completed") {
             input.sendCompleted()
@@ -109,4 +129,10 @@ private final class TerminatingSender: Sendable {
         mayReturn.signal()
         returned.wait()
     }
+}
+
+/// A pipe's input, and an observation that keeps its signal observed.
+private func observedPipe() -> (Signal<Int, Never>.Observer, Disposable?) {
+    let (signal, input) = Signal<Int, Never>.pipe()
+    return (input, signal.observe { _ in })
 }
