@@ -1,3 +1,4 @@
+import Dispatch
 import Rivulet
 
 /// Runs every scenario against a subject and turns what it saw into a report.
@@ -35,9 +36,12 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
                 values: values, error: error, senderThreads: options.senderThreads, probed: subject.usesProbe
             )
             .filter { !(subject.isProducer && $0.secondObserver) }
+        var firstRunTook: Double?
         for scenario in scenarios {
             names.append(scenario.name)
+            let start = DispatchTime.now().uptimeNanoseconds
             let outcome = run(scenario)
+            if firstRunTook == nil { firstRunTook = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
             violations += outcome.violations
             if let outputs = outcome.outputsBeforeDisposal, !scenario.hasConcurrentStep {
                 serialOutputs[scenario.name] = outputs
@@ -46,6 +50,11 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
                 // Every later scenario would wait out the deadline too.
                 break
             }
+        }
+        if let first = scenarios.first, let firstRunTook, !violations.contains(where: { $0.clause == .o6 || $0.clause == .o7 }),
+            let slow = SlownessCheck(subject: subject, options: options).violation(in: first, firstRunTook: firstRunTook)
+        {
+            violations.append(slow)
         }
         if subject.isProducer, !options.sharesStarts, !violations.contains(where: { $0.clause == .o6 || $0.clause == .o7 }) {
             names.append("two starts")

@@ -256,3 +256,16 @@ extension SignalProducer {
         }
     }
 }
+
+extension Signal {
+    /// Forwards every event after waiting 0.1 s, as an operator that polls or retries with a
+    /// sleep would: far below the kit's deadline, and still holding up every sender.
+    func pausingBeforeEachEvent() -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            lifetime += self.observe { event in
+                Thread.sleep(forTimeInterval: 0.1)
+                output.send(event)
+            }
+        }
+    }
+}

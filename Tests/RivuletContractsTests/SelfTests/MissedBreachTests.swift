@@ -59,4 +59,9 @@ import Testing
             },
             "\(report)")
     }
+
+    @Test func blockingShorterThanTheDeadlineIsCaught_O6() {
+        let report = OperatorContract.verify("pausingBeforeEachEvent") { $0.pausingBeforeEachEvent() }
+        #expect(report.violations(of: .o6).contains { $0.explanation.contains("identity operator") }, "\(report)")
+    }
 }
