@@ -27,6 +27,9 @@ package enum SignalAudit {
         /// The signal (its storage's identity, as in `Signal.auditIdentity`) accepted a terminal
         /// event sent on this thread: `completed`, `failed(…)` or `interrupted`.
         case terminated(ObjectIdentifier, event: String)
+        /// The signal delivered its terminal event on this thread and disposed of its resources:
+        /// from then on, an operator torn down with it no longer hears its inputs.
+        case terminalDelivered(ObjectIdentifier)
         /// The signal dropped `event` (`value(4)`, `failed(…)` or `completed`), sent on this
         /// thread, because it had already completed or failed, or had been interrupted.
         case droppedAfterTerminal(ObjectIdentifier, event: String, afterInterruption: Bool)
@@ -69,6 +72,20 @@ package enum SignalAudit {
     static func terminalAccepted<Value, Error>(_ event: Signal<Value, Error>.Event, by storage: AnyObject) {
         guard installedCount.load(ordering: .relaxed) > 0 else { return }
         reportTerminal(event, by: storage)
+    }
+
+    /// A signal delivered its terminal event on this thread and disposed of its resources.
+    @inlinable
+    static func terminalDelivered(by storage: AnyObject) {
+        guard installedCount.load(ordering: .relaxed) > 0 else { return }
+        reportDelivery(by: storage)
+    }
+
+    @usableFromInline
+    static func reportDelivery(by storage: AnyObject) {
+        guard let pointer = pthread_getspecific(auditorKey) else { return }
+        let auditor = Unmanaged<Auditor>.fromOpaque(pointer).takeUnretainedValue()
+        auditor.report(.terminalDelivered(ObjectIdentifier(storage)))
     }
 
     @usableFromInline

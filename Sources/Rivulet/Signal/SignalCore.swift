@@ -95,6 +95,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                 turn.event = nil
                 turn.observers = nil
                 Self.releaseOutsideLock(&turn)
+                SignalAudit.terminalDelivered(by: storage)
             case .handOver:
                 turn.turnstile.unsafelyUnwrapped.signal()
                 return

@@ -36,23 +36,39 @@ final class ScenarioRecorder: Sendable {
         var callEnds: [Int: Int] = [:]
         /// Which thread's kit call sent the terminal event that each signal accepted.
         var terminalSenders: [ObjectIdentifier: (thread: UInt, call: Int)] = [:]
+        /// Which thread delivered each signal's terminal event (and tore the signal down), and at
+        /// which tick that was over.
+        var terminalDeliveries: [ObjectIdentifier: (thread: UInt, tick: Int)] = [:]
 
         /// Why an event dropped by `signal` on `thread` is not the subject's bug, if it is not:
         /// - it lost a race: the signal's terminal event came from another thread, in a kit call
         ///   that had not ended when this thread's call began;
+        /// - the terminal event, accepted in an earlier call, was still on its way, or was
+        ///   delivered (and the signal torn down, with whatever the operator observes) by another
+        ///   thread after this call began: a terminal event sent while another thread delivers is
+        ///   delivered by that thread, and the operator hears its inputs until then;
         /// - the signal was interrupted earlier in this very call on this thread: the teardown of a
         ///   disposed-of start, or user code that disposed of it while the operator was handling
         ///   the event, reaches the operator after the output has already been interrupted.
-        /// Otherwise the subject sent the event after a terminal event that had been sent on this
-        /// thread, or by a call that was over: its own bug.
+        /// Otherwise the subject sent the event after a terminal event that had been sent and
+        /// delivered on this thread, or by a call that was over: its own bug.
         func excuse(forDropBy signal: ObjectIdentifier, on thread: UInt, afterInterruption: Bool) -> String? {
             guard let sender = terminalSenders[signal], let mine = currentCall[thread] else { return nil }
-            if sender.thread == thread {
-                return afterInterruption && sender.call == mine
-                    ? "the output had been interrupted earlier in the same call" : nil
+            if sender.thread != thread, mine < callEnds[sender.call, default: .max] {
+                return "it lost a race with a terminal event sent on another thread"
             }
-            return mine < callEnds[sender.call, default: .max]
-                ? "it lost a race with a terminal event sent on another thread" : nil
+            if sender.call != mine {
+                guard let delivery = terminalDeliveries[signal] else {
+                    return "the terminal event was still on its way, queued behind another thread's delivery"
+                }
+                if delivery.thread != thread, delivery.tick > mine {
+                    return "another thread delivered the terminal event, and tore the operator down, after this call began"
+                }
+            }
+            if sender.thread == thread, sender.call == mine, afterInterruption {
+                return "the output had been interrupted earlier in the same call"
+            }
+            return nil
         }
     }
 
@@ -107,6 +123,12 @@ final class ScenarioRecorder: Sendable {
                     return
                 }
                 s.terminalSenders[signal] = (key, call)
+            }
+        case let .terminalDelivered(signal):
+            state.withLock { s in
+                guard !s.kitSignals.contains(signal), s.terminalDeliveries[signal] == nil else { return }
+                s.terminalDeliveries[signal] = (key, s.tick)
+                s.tick += 1
             }
         case let .droppedAfterTerminal(signal, event, afterInterruption):
             let verdict = state.withLock { s -> Bool? in

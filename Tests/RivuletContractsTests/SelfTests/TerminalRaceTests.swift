@@ -91,6 +91,36 @@ import Testing
         #expect(recorder.findings.first?.explanation.contains("interrupted") == true)
     }
 
+    @Test func aValueSentWhileTheTerminalWaitsForAnotherThreadsDeliveryIsNotABreach_E1() {
+        // A terminal event sent while another thread delivers is delivered by that thread, and
+        // the operator's teardown comes with it: until then, its inputs still reach it.
+        let recorder = ScenarioRecorder()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let delivering = DispatchSemaphore(value: 0)
+        let mayFinish = DispatchSemaphore(value: 0)
+        let observation = signal.observe { event in
+            if case .value(0) = event {
+                delivering.signal()
+                mayFinish.wait()
+            }
+        }
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            recorder.label(currentThreadAs: "sender 2")
+            recorder.kitCall(.input, "value(0)") { input.send(value: 0) }
+            finished.signal()
+        }
+        delivering.wait()
+        recorder.label(currentThreadAs: "sender 1")
+        recorder.kitCall(.input, "completed") { input.sendCompleted() }
+        recorder.kitCall(.input, "value(1)") { input.send(value: 1) }
+        mayFinish.signal()
+        finished.wait()
+        withExtendedLifetime(observation) {}
+        #expect(recorder.findings.isEmpty, "\(recorder.findings)")
+        #expect(recorder.trace.contains { $0.text.contains("still on its way") })
+    }
+
     @Test func aTerminalSentTwiceInOneCallIsCaught_E1() {
         let recorder = ScenarioRecorder()
         let (input, observation) = observedPipe()
