@@ -134,7 +134,7 @@ public enum SchedulerContract {
             // Making the scheduler is user code too: it runs under the deadline like the rest.
             let made = Locked<S?>(nil)
             guard
-                runOnNewThread(
+                runOnKitThread(
                     deadline: options.deadline,
                     {
                         let scheduler = makeScheduler(); made.withLock { $0 = scheduler }

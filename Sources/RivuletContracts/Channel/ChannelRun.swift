@@ -127,7 +127,7 @@ final class ChannelRun<Input: Sendable, Output>: UserCodeHooks {
 
     func run(_ body: @escaping @Sendable (ChannelRun) -> Void) {
         let limit = options.deadline * Self.deadlinesPerScenario
-        let finished = runOnNewThread(deadline: limit) { [self] in
+        let finished = runOnKitThread(deadline: limit) { [self] in
             label(currentThreadAs: "sender 1")
             body(self)
         }

@@ -82,7 +82,7 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
 
     func run(_ scenario: Scenario<Input, InputError>) -> Outcome {
         let run = ScenarioRun(scenario, subject: subject, options: options)
-        guard runOnNewThread(deadline: options.deadline, { run.runSteps() }) else {
+        guard runOnKitThread(deadline: options.deadline, { run.runSteps() }) else {
             return blocked(run)
         }
         // A failure or interruption that did not arrive at once may still arrive: wait for it,
@@ -94,7 +94,7 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
             _ = wait(upTo: options.deadline) { run.recorder.outputEnd != .open }
         }
         let endAfterWaiting = run.recorder.outputEnd
-        guard runOnNewThread(deadline: options.deadline, { run.finish() }) else {
+        guard runOnKitThread(deadline: options.deadline, { run.finish() }) else {
             return blocked(run)
         }
         let eventualEnd = endAfterWaiting == .open ? run.endAfterSettling : endAfterWaiting
@@ -204,8 +204,8 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         var replay = Scenario<Input, InputError>(name: "replay", steps: steps)
         replay.settlesOnlyWhenTold = true
         let replayRun = ScenarioRun(replay, subject: subject, options: options)
-        guard runOnNewThread(deadline: options.deadline, { replayRun.runSteps() }),
-            runOnNewThread(deadline: options.deadline, { replayRun.finish() })
+        guard runOnKitThread(deadline: options.deadline, { replayRun.runSteps() }),
+            runOnKitThread(deadline: options.deadline, { replayRun.finish() })
         else { return nil }
         let expected = replayRun.recorder.outputs
         let actual = run.recorder.outputs

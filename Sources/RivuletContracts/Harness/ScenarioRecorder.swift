@@ -50,10 +50,17 @@ final class ScenarioRecorder: Sendable {
         /// - the signal was interrupted earlier in this very call on this thread: the teardown of a
         ///   disposed-of start, or user code that disposed of it while the operator was handling
         ///   the event, reaches the operator after the output has already been interrupted.
+        /// - the terminal event's report has not arrived yet: another thread is still sending it.
         /// Otherwise the subject sent the event after a terminal event that had been sent and
         /// delivered on this thread, or by a call that was over: its own bug.
         func excuse(forDropBy signal: ObjectIdentifier, on thread: UInt, afterInterruption: Bool) -> String? {
-            guard let sender = terminalSenders[signal], let mine = currentCall[thread] else { return nil }
+            guard let mine = currentCall[thread] else { return nil }
+            guard let sender = terminalSenders[signal] else {
+                // A send reports the terminal event it got accepted right after the signal's
+                // lock, so on this thread it would have been reported already: this one is
+                // another thread's, still on its way here.
+                return "it lost a race with a terminal event being sent on another thread"
+            }
             if sender.thread != thread, mine < callEnds[sender.call, default: .max] {
                 return "it lost a race with a terminal event sent on another thread"
             }

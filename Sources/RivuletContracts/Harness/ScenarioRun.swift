@@ -230,7 +230,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         let group = DispatchGroup()
         for (index, (list, target)) in lists.enumerated() {
             group.enter()
-            let thread = Thread { [self] in
+            KitThread.start { [self] in
                 recorder.label(currentThreadAs: "sender \(index + 2)")
                 let prefix = target === secondInput ? "second input: " : ""
                 for event in list {
@@ -238,7 +238,6 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
                 }
                 group.leave()
             }
-            thread.start()
         }
         group.wait()
     }

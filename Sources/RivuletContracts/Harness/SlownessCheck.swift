@@ -54,9 +54,9 @@ struct SlownessCheck<Input: Sendable, InputError: Swift.Error, Output, OutputErr
     ) -> Double? {
         let run = ScenarioRun(scenario, subject: subject, options: options)
         let start = DispatchTime.now().uptimeNanoseconds
-        guard runOnNewThread(deadline: options.deadline, { run.runSteps() }) else { return nil }
+        guard runOnKitThread(deadline: options.deadline, { run.runSteps() }) else { return nil }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        guard runOnNewThread(deadline: options.deadline, { run.finish() }) else { return nil }
+        guard runOnKitThread(deadline: options.deadline, { run.finish() }) else { return nil }
         return elapsed
     }
 

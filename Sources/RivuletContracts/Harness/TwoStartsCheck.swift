@@ -12,7 +12,7 @@ struct TwoStartsCheck<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         let build = subject.build
         let recorder = ScenarioRecorder()
         let outputs = Locked([[String]]())
-        let finished = runOnNewThread(deadline: options.deadline) { [options, values] in
+        let finished = runOnKitThread(deadline: options.deadline) { [options, values] in
             recorder.label(currentThreadAs: "sender 1")
             let inputs = [KitInput<Input, InputError>(recorder: recorder), KitInput<Input, InputError>(recorder: recorder)]
             let scheduler = subject.usesScheduler ? TestScheduler() : nil
