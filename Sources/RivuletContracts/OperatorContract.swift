@@ -181,4 +181,14 @@ public enum ProducerOperatorContract {
             options, inputs, error: ContractError(code: 1)
         )
     }
+
+    /// The probed form on `Int` inputs (1, 2, 3, 4).
+    public static func verify<Output, OutputError>(
+        _ name: String,
+        options: ContractOptions = .default,
+        _ operator:
+            @escaping @Sendable (SignalProducer<Int, ContractError>, UserCodeProbe) -> SignalProducer<Output, OutputError>
+    ) -> ContractReport {
+        verify(name, inputs: [1, 2, 3, 4], options: options, `operator`)
+    }
 }

@@ -34,6 +34,10 @@ import Testing
         let pair = OperatorContract.verify("summed", inputs: [1, 2, 3]) { $0.combineLatest(with: $1).map { $0 + $1 } }
         let timed = OperatorContract.verify("delayed", inputs: [1, 2]) { $0.delay(1, on: $1) }
         let probed = OperatorContract.verify("scaled") { signal, probe in signal.map(probe.wrap { $0 * 3 }) }
+        let probedProducer = ProducerOperatorContract.verify("scaled") { producer, probe in
+            producer.map(probe.wrap { $0 * 3 })
+        }
+        #expect(probedProducer.isConforming, "\(probedProducer)")
         #expect(pair.isConforming, "\(pair)")
         #expect(timed.isConforming, "\(timed)")
         #expect(probed.isConforming, "\(probed)")
