@@ -413,7 +413,8 @@ final class ChannelRun<Input: Sendable, Output>: UserCodeHooks {
             s.reactions.loopbackFromUserCode = nil
             let cancel = s.reactions.cancelFromUserCode && s.output != nil
             if cancel { s.reactions.cancelFromUserCode = false }
-            return (s.userCodeCalls <= Self.lingeringCalls, loopback, cancel)
+            // Only calls on several threads can overlap: a serial scenario does not linger.
+            return (isConcurrent && s.userCodeCalls <= Self.lingeringCalls, loopback, cancel)
         }
         if linger { usleep(2_000) }
         if let loopback {

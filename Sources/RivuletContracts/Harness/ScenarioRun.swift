@@ -197,7 +197,8 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
             state.userCodeCalls += 1
             return state.userCodeCalls
         }
-        if call <= Self.lingeringCalls { usleep(2_000) }
+        // Only calls on several threads can overlap: a serial scenario does not linger.
+        if scenario.hasConcurrentStep, call <= Self.lingeringCalls { usleep(2_000) }
         react(fromUserCode: true)
     }
 
