@@ -67,7 +67,13 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     /// A producer that sends `value` and completes.
     @inlinable
     public init(value: Value) {
-        self = .fused({ downstream, _ in
+        self = .sending(value)
+    }
+
+    /// What `init(value:)` makes; shared with the initialiser that infers `Error == Never`.
+    @inlinable
+    static func sending(_ value: Value) -> SignalProducer {
+        .fused({ downstream, _ in
             downstream(.value(value))
             downstream(.completed)
         })
@@ -90,13 +96,25 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
         }
     }
 
+    /// Same as `init(result:)`, unlabelled, as ReactiveSwift spells it.
+    @inlinable
+    public init(_ result: Result<Value, Error>) {
+        self.init(result: result)
+    }
+
     /// A producer that sends the elements of `values` in order, then completes.
     ///
     /// The sequence is iterated afresh on each start; disposing of a start stops the iteration
     /// before the next element.
     @inlinable
     public init<S: Sequence>(_ values: S) where S.Element == Value {
-        self = .fused({ downstream, lifetime in
+        self = .sendingEach(values)
+    }
+
+    /// What `init(_ values:)` makes; shared with the initialiser that infers `Error == Never`.
+    @inlinable
+    static func sendingEach<S: Sequence>(_ values: S) -> SignalProducer where S.Element == Value {
+        .fused({ downstream, lifetime in
             for value in values {
                 if lifetime.hasEnded { return }
                 downstream(.value(value))
@@ -167,6 +185,30 @@ extension SignalProducer where Error == Swift.Error {
                 downstream(.failed(error))
             }
         })
+    }
+}
+
+// The initialisers that cannot fail, so that `SignalProducer(value: 1)` needs no error type (the
+// error is inferred as `Never`, as in ReactiveSwift). A producer with an error type names it and
+// gets the initialisers above.
+extension SignalProducer where Error == Never {
+    /// A producer that sends `value` and completes, and cannot fail.
+    @inlinable
+    public init(value: Value) {
+        self = .sending(value)
+    }
+
+    /// A producer that sends the elements of `values` in order, then completes, and cannot fail.
+    @inlinable
+    public init<S: Sequence>(_ values: S) where S.Element == Value {
+        self = .sendingEach(values)
+    }
+
+    /// A producer that sends `first`, then `second`, then each of `tail`, then completes, and
+    /// cannot fail.
+    @inlinable
+    public init(values first: Value, _ second: Value, _ tail: Value...) {
+        self = .sendingEach([first, second] + tail)
     }
 }
 
