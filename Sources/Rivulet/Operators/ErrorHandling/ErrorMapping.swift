@@ -62,6 +62,21 @@ extension Signal {
     }
 }
 
+extension Signal {
+    /// This signal itself: the error type is already `Error`. Lets generic code ask for an error
+    /// type whether or not the signal can already fail with it (as in ReactiveSwift).
+    @inlinable
+    public func promoteError(_: Error.Type = Error.self) -> Signal<Value, Error> {
+        self
+    }
+
+    /// This signal itself: the value type is already `Value` (as in ReactiveSwift).
+    @inlinable
+    public func promoteValue(_: Value.Type = Value.self) -> Signal<Value, Error> {
+        self
+    }
+}
+
 extension Signal where Error == Never {
     /// This signal, which cannot fail, with the error type `F`, so that it composes with
     /// streams that can. The type is usually inferred: `signal.promoteError()`.
@@ -85,6 +100,21 @@ extension SignalProducer {
     @inlinable
     public func mapError<F>(_ transform: @escaping (Error) -> F) -> SignalProducer<Value, F> {
         flatMapEvent(Signal.Event.mapErrors(transform))
+    }
+}
+
+extension SignalProducer {
+    /// This producer itself: the error type is already `Error`. Lets generic code ask for an
+    /// error type whether or not the producer can already fail with it (as in ReactiveSwift).
+    @inlinable
+    public func promoteError(_: Error.Type = Error.self) -> SignalProducer<Value, Error> {
+        self
+    }
+
+    /// This producer itself: the value type is already `Value` (as in ReactiveSwift).
+    @inlinable
+    public func promoteValue(_: Value.Type = Value.self) -> SignalProducer<Value, Error> {
+        self
     }
 }
 

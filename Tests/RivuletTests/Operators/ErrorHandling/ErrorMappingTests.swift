@@ -67,4 +67,28 @@ import Testing
         expectDisposalStopsUpstream(
             (Never, TestError).self, signal: { $0.promoteValue(Int.self) }, producer: { $0.promoteValue(Int.self) })
     }
+
+    @Test func promotingToTheTypeAlreadyThereIsTheIdentity() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let promoted: Signal<Int, TestError> = signal.promoteError(TestError.self).promoteValue(Int.self)
+        #expect(promoted === signal)
+        let recorder = EventRecorder<Int, TestError>()
+        promoted.observe(recorder.observer)
+        input.send(value: 1)
+        input.send(error: TestError(3))
+        #expect(recorder.events == [.value(1), .failed(TestError(3))])
+        let producer = SignalProducer<Int, TestError>(value: 2)
+        let producerRecorder = EventRecorder<Int, TestError>()
+        producer.promoteError(TestError.self).promoteValue(Int.self).start(producerRecorder.observer)
+        #expect(producerRecorder.events == [.value(2), .completed])
+    }
+
+    @Test func genericCodeCanAskForTheErrorTypeItAlreadyHas() {
+        func failable<E: Swift.Error>(_ producer: SignalProducer<Int, E>, as _: E.Type) -> SignalProducer<Int, E> {
+            producer.promoteError(E.self)
+        }
+        let recorder = EventRecorder<Int, TestError>()
+        failable(SignalProducer<Int, TestError>(error: TestError(4)), as: TestError.self).start(recorder.observer)
+        #expect(recorder.events == [.failed(TestError(4))])
+    }
 }
