@@ -45,7 +45,7 @@ public enum OperatorContract {
     ///
     /// Disfavoured: a closure that works on either input (`{ $0.map { $0 * 2 } }`) is checked with
     /// failures (the form above), so that it needs no type annotation; this form is chosen when
-    /// the closure needs an input that cannot fail (`{ $0.promoteError(ContractError.self) }`).
+    /// the closure needs an input that cannot fail (`{ $0.promoteError(MyError.self) }`).
     @_disfavoredOverload
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
