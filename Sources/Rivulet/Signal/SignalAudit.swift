@@ -13,8 +13,8 @@ import Synchronization
 /// interruption sent after the end is not reported: disposing of something that has ended is
 /// harmless. Nor is a send into a signal disposed of silently, which nobody can observe.)
 ///
-/// Auditing is off unless the kit installs an auditor on the current thread. A dropped event or an
-/// accepted terminal event then costs one atomic load more, and nothing else is ever slower.
+/// Auditing is off unless the kit installs an auditor on the current thread. A dropped event, and a
+/// terminal event accepted or delivered, then cost one atomic load more; nothing else is slower.
 ///
 /// The auditor is also told which thread's send ended each signal, so that the kit can tell a
 /// sender's bug (an event sent after the same sender's terminal event, or after one that was sent
@@ -23,10 +23,11 @@ import Synchronization
 @usableFromInline
 package enum SignalAudit {
     /// What an auditor is told, on the thread whose send it is about.
+    @usableFromInline
     package enum Observation: Sendable {
         /// The signal (its storage's identity, as in `Signal.auditIdentity`) accepted a terminal
         /// event sent on this thread: `completed`, `failed(…)` or `interrupted`.
-        case terminated(ObjectIdentifier, event: String)
+        case terminated(ObjectIdentifier)
         /// The signal delivered its terminal event on this thread and disposed of its resources:
         /// from then on, an operator torn down with it no longer hears its inputs.
         case terminalDelivered(ObjectIdentifier)
@@ -40,8 +41,8 @@ package enum SignalAudit {
     /// How many auditors are installed on any thread: when none, nothing else is looked up.
     @usableFromInline static let installedCount = Atomic<Int>(0)
 
-    /// Runs `body` with `report` told of every terminal event accepted and every event dropped
-    /// after a completion or failure, by a send on this thread.
+    /// Runs `body` with `report` told, on this thread, of every terminal event a send accepted or
+    /// a turn delivered, and of every event a send had dropped because the signal had ended.
     package static func withAuditor<Result>(_ report: @escaping Report, _ body: () throws -> Result) rethrows -> Result {
         let auditor = Unmanaged.passRetained(Auditor(report))
         let previous = pthread_getspecific(auditorKey)
@@ -60,39 +61,31 @@ package enum SignalAudit {
     static func eventDroppedAfterTerminal<Value, Error>(
         _ event: Signal<Value, Error>.Event, afterInterruption: Bool, by storage: AnyObject
     ) {
-        guard installedCount.load(ordering: .relaxed) > 0, let pointer = pthread_getspecific(auditorKey) else { return }
-        let auditor = Unmanaged<Auditor>.fromOpaque(pointer).takeUnretainedValue()
-        auditor.report(
+        guard installedCount.load(ordering: .relaxed) > 0 else { return }
+        report(
             .droppedAfterTerminal(ObjectIdentifier(storage), event: event.auditDescription, afterInterruption: afterInterruption))
     }
 
-    /// A signal accepted the terminal `event`, sent on this thread. Inlined up to the check that
-    /// an auditor is installed: every signal's end passes here.
+    /// A signal accepted a terminal event sent on this thread. Inlined up to the check that an
+    /// auditor is installed: every signal's end passes here.
     @inlinable
-    static func terminalAccepted<Value, Error>(_ event: Signal<Value, Error>.Event, by storage: AnyObject) {
+    static func terminalAccepted(by storage: AnyObject) {
         guard installedCount.load(ordering: .relaxed) > 0 else { return }
-        reportTerminal(event, by: storage)
+        report(.terminated(ObjectIdentifier(storage)))
     }
 
     /// A signal delivered its terminal event on this thread and disposed of its resources.
     @inlinable
     static func terminalDelivered(by storage: AnyObject) {
         guard installedCount.load(ordering: .relaxed) > 0 else { return }
-        reportDelivery(by: storage)
+        report(.terminalDelivered(ObjectIdentifier(storage)))
     }
 
+    /// Tells this thread's auditor, if it has one.
     @usableFromInline
-    static func reportDelivery(by storage: AnyObject) {
+    static func report(_ observation: Observation) {
         guard let pointer = pthread_getspecific(auditorKey) else { return }
-        let auditor = Unmanaged<Auditor>.fromOpaque(pointer).takeUnretainedValue()
-        auditor.report(.terminalDelivered(ObjectIdentifier(storage)))
-    }
-
-    @usableFromInline
-    static func reportTerminal<Value, Error>(_ event: Signal<Value, Error>.Event, by storage: AnyObject) {
-        guard let pointer = pthread_getspecific(auditorKey) else { return }
-        let auditor = Unmanaged<Auditor>.fromOpaque(pointer).takeUnretainedValue()
-        auditor.report(.terminated(ObjectIdentifier(storage), event: event.auditDescription))
+        Unmanaged<Auditor>.fromOpaque(pointer).takeUnretainedValue().report(observation)
     }
 
     private final class Auditor: Sendable {

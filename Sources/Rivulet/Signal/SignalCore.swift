@@ -61,7 +61,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         if turn.refusedAfter != .none, !event.isInterruption {
             SignalAudit.eventDroppedAfterTerminal(event, afterInterruption: turn.refusedAfter == .interrupted, by: storage)
         } else if turn.acceptedTerminal {
-            SignalAudit.terminalAccepted(event, by: storage)
+            SignalAudit.terminalAccepted(by: storage)
         }
         if action == .wait {
             turn.turnstile.unsafelyUnwrapped.wait()

@@ -124,7 +124,7 @@ final class ScenarioRecorder: Sendable {
     private func audit(_ observation: SignalAudit.Observation) {
         let key = ThreadID.current.rawValue
         switch observation {
-        case let .terminated(signal, _):
+        case let .terminated(signal):
             state.withLock { s in
                 guard !s.kitSignals.contains(signal), s.terminalSenders[signal] == nil, let call = s.currentCall[key] else {
                     return

@@ -273,8 +273,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     /// An interrupted or disposed-of subject cancels its outstanding work (E4, P4): nothing of it
     /// may be left on the kit's scheduler, where it would still run.
     private func checkNothingLeftScheduled(_ clause: ContractClause, after what: String) {
-        guard let scheduler, scheduler.pendingActionCount > 0 else { return }
-        let count = scheduler.pendingActionCount
+        guard let count = scheduler?.pendingActionCount, count > 0 else { return }
         recorder.violation(
             clause,
             "\(what), but the operator left \(count) action\(count == 1 ? "" : "s") on the scheduler, where "
@@ -302,8 +301,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
                 recorder.violation(.s5, "the observer was still retained after the terminal event")
             }
             // A producer keeps its closures for its next starts; a signal operator is done with them.
-            if !subject.isProducer, probe.closuresStillAlive > 0 {
-                let count = probe.closuresStillAlive
+            if !subject.isProducer, case let count = probe.closuresStillAlive, count > 0 {
                 recorder.violation(
                     .s5,
                     "the output terminated, but the operator still holds \(count) of the closures it was given "
