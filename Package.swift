@@ -17,6 +17,13 @@ let package = Package(
         .target(name: "RivuletContracts", dependencies: ["Rivulet", "RivuletChannels"]),
         .executableTarget(name: "RivuletTour", dependencies: ["Rivulet", "RivuletChannels"]),
         .testTarget(name: "RivuletTests", dependencies: ["Rivulet"]),
+        // ReactiveSwift users compile in the Swift 5 language mode: code written for ReactiveSwift
+        // must compile here as it is, and behave the same.
+        .testTarget(
+            name: "RivuletSourceCompatibilityTests",
+            dependencies: ["Rivulet"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(name: "RivuletChannelsTests", dependencies: ["RivuletChannels"]),
         .testTarget(name: "RivuletContractsTests", dependencies: ["RivuletContracts"]),
     ],

@@ -86,8 +86,8 @@ final class ObservedValue {
 
 /// Counts values arriving on another thread and wakes the sender when all have arrived.
 final class Arrivals: Sendable {
-    private let remaining = Atomic<Int>(0)
-    private let total = Atomic<Int>(0)
+    private let remaining = Synchronization.Atomic<Int>(0)
+    private let total = Synchronization.Atomic<Int>(0)
     private let done = DispatchSemaphore(value: 0)
 
     func expect(_ count: Int) {

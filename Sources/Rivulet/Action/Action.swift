@@ -152,4 +152,31 @@ extension Action where Input == Void {
     public func apply() -> SignalProducer<Output, ActionError<Error>> {
         apply(())
     }
+
+    /// An action that is enabled while `state` holds a value (and it is not executing); the work
+    /// gets that value.
+    public convenience init<P: PropertyProtocol, T>(
+        unwrapping state: P,
+        execute: @escaping (T) -> SignalProducer<Output, Error>
+    ) where P.Value == T? {
+        self.init(unwrapping: state) { value, _ in execute(value) }
+    }
+
+    /// An action that is enabled while `state` holds a valid (or coerced) value; the work gets
+    /// that value.
+    public convenience init<T, E>(
+        validated state: ValidatingProperty<T, E>,
+        execute: @escaping (T) -> SignalProducer<Output, Error>
+    ) {
+        self.init(validated: state) { value, _ in execute(value) }
+    }
+
+    /// An action that is enabled whenever it is not executing; the work gets the latest value of
+    /// `state`.
+    public convenience init<P: PropertyProtocol, T>(
+        state: P,
+        execute: @escaping (T) -> SignalProducer<Output, Error>
+    ) where P.Value == T {
+        self.init(state: state) { value, _ in execute(value) }
+    }
 }

@@ -30,11 +30,14 @@ extension BindingTargetProvider {
 }
 
 extension Signal.Observer {
-    /// Sends every value of `source` to the observer, until the source ends.
+    /// Sends every value of `source` to the observer, until the source ends or the observer is
+    /// released: the binding holds the observer weakly, as a binding to a target does.
+    ///
+    /// - Returns: A disposable that ends the binding early.
     @discardableResult
-    public static func <~ <Source: BindingSource>(observer: Signal<Value, Error>.Observer, source: Source) -> Disposable?
+    public static func <~ <Source: BindingSource>(observer: Signal<Value, Error>.Observer, source: Source) -> Disposable
     where Source.Value == Value {
-        source.producer.startWithValues(observer.send(value:))
+        source.producer.startWithValues { [weak observer] value in observer?.send(value: value) }
     }
 }
 

@@ -80,3 +80,17 @@ struct UncheckedTransfer<Wrapped>: @unchecked Sendable {
         self.value = value
     }
 }
+
+extension Optional: BindingTargetProvider where Wrapped: BindingTargetProvider {
+    /// The type of values the wrapped target accepts.
+    public typealias Value = Wrapped.Value
+
+    /// The wrapped target, or, when there is none, a target whose lifetime has already ended, so
+    /// that binding to `nil` binds nothing (a documented no-op).
+    public var bindingTarget: BindingTarget<Wrapped.Value> {
+        switch self {
+        case let .some(provider): provider.bindingTarget
+        case .none: BindingTarget(lifetime: .empty) { _ in }
+        }
+    }
+}

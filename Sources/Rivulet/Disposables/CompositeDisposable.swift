@@ -14,7 +14,7 @@ public final class CompositeDisposable: Disposable {
     private let state: Locked<State>
     /// Mirrors `state.members == nil` so that `isDisposed` (which producers check before every
     /// element of a sequence) costs one atomic load instead of a lock round-trip.
-    private let disposed = Atomic<Bool>(false)
+    private let disposed = Synchronization.Atomic<Bool>(false)
 
     public var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
@@ -60,7 +60,7 @@ public final class CompositeDisposable: Disposable {
     private final class MemberHandle: Disposable {
         private weak let composite: CompositeDisposable?
         private let key: UInt64
-        private let removed = Atomic<Bool>(false)
+        private let removed = Synchronization.Atomic<Bool>(false)
 
         init(composite: CompositeDisposable, key: UInt64) {
             self.composite = composite

@@ -41,3 +41,12 @@ extension ScopedDisposable where Inner == CompositeDisposable {
         scoped.inner.add(action)
     }
 }
+
+extension ScopedDisposable where Inner == SerialDisposable {
+    /// The inner serial disposable's current disposable. Setting it disposes of the one it held,
+    /// as `SerialDisposable.inner` does.
+    public var inner: Disposable? {
+        get { inner.inner }
+        set { inner.inner = newValue }
+    }
+}

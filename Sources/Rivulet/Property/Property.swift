@@ -39,11 +39,6 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
         producer = SignalProducer(value: value)
     }
 
-    /// A constant property, for use as a property wrapper.
-    public convenience init(wrappedValue: Value) {
-        self.init(value: wrappedValue)
-    }
-
     /// A property that passes through everything of `property`, and retains it.
     public init<P: PropertyProtocol>(capturing property: P) where P.Value == Value {
         rank = property.compositionRank

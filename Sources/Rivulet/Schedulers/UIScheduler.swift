@@ -22,7 +22,7 @@ public final class UIScheduler: Scheduler {
 
     /// The number of actions scheduled through any `UIScheduler` that have not finished yet: the
     /// ones waiting on the main queue and the one running synchronously.
-    private static let pendingCount = Atomic<Int>(0)
+    private static let pendingCount = Synchronization.Atomic<Int>(0)
 
     /// Creates a main-thread scheduler.
     public init() {

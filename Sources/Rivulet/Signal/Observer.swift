@@ -5,7 +5,7 @@ extension Signal {
     /// sending thread (E7). The input observer handed to a signal's generator (or returned by
     /// `pipe()`) forwards to that signal; when the last reference to it goes away, nobody can send
     /// any more, so the signal is interrupted.
-    public final class Observer: @unchecked Sendable {
+    public final class Observer: Rivulet.Observer<Value, Error>, @unchecked Sendable {
         // @unchecked Sendable: an input observer sends through its core, which is thread-safe (its
         // turn word and lock, `SignalStorage`). Any other action is invoked by a signal only
         // while that thread holds the signal's delivery turn (claimed through the same turn
@@ -25,6 +25,7 @@ extension Signal {
         public init(_ action: @escaping Action) {
             self.action = action
             inputOf = nil
+            super.init()
         }
 
         /// An observer that runs the given closures for the matching events.
@@ -60,6 +61,7 @@ extension Signal {
             // Never called: `send` goes to the core directly, specialised in the caller.
             action = { _ in }
             inputOf = core
+            super.init()
         }
 
         deinit {
@@ -94,6 +96,22 @@ extension Signal {
                     case .interrupted: core.send(.interrupted)
                     }
                 }
+            }
+        }
+
+        /// Sends `value`, as `send(value:)` does.
+        @inlinable
+        public override func receive(_ value: Value) {
+            send(.value(value))
+        }
+
+        /// Sends the terminal event that `termination` stands for.
+        @inlinable
+        public override func terminate(_ termination: Termination<Error>) {
+            switch termination {
+            case let .failed(error): send(.failed(error))
+            case .completed: send(.completed)
+            case .interrupted: send(.interrupted)
             }
         }
 

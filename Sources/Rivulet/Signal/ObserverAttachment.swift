@@ -30,7 +30,7 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     /// (the address is how a disposal finds it), and keeps an observed signal alive (S4): the
     /// handle holds the signal's storage. The cycle storage → observers → attachment → handle →
     /// storage is broken when the observer is detached or the signal terminates.
-    @usableFromInline let handle: Atomic<UInt>
+    @usableFromInline let handle: Synchronization.Atomic<UInt>
 
     /// The handle of an observer that only the signal's end removes (producer starts).
     @inlinable
@@ -40,14 +40,14 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     init(action: @escaping Signal<Value, Error>.Observer.Action, handle: ObservationHandle<Value, Error>?) {
         eventAction = action
         valueAction = nil
-        self.handle = Atomic(Self.retainedBits(of: handle))
+        self.handle = Synchronization.Atomic(Self.retainedBits(of: handle))
     }
 
     @inlinable
     init(values action: @escaping (Value) -> Void, handle: ObservationHandle<Value, Error>?) {
         eventAction = nil
         valueAction = action
-        self.handle = Atomic(Self.retainedBits(of: handle))
+        self.handle = Synchronization.Atomic(Self.retainedBits(of: handle))
     }
 
     @inlinable
@@ -96,11 +96,11 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
 final class ObservationHandle<Value, Error: Swift.Error>: Disposable, Sendable {
     /// The signal's storage, retained by hand, until disposed of; 0 afterwards. One atomic word
     /// is both the way to the signal and the "disposed" flag.
-    @usableFromInline let signal: Atomic<UInt>
+    @usableFromInline let signal: Synchronization.Atomic<UInt>
 
     @inlinable
     init(core: SignalCore<Value, Error>) {
-        signal = Atomic(UInt(bitPattern: Unmanaged.passRetained(core.storage).toOpaque()))
+        signal = Synchronization.Atomic(UInt(bitPattern: Unmanaged.passRetained(core.storage).toOpaque()))
     }
 
     deinit {

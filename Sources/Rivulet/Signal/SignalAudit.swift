@@ -39,7 +39,7 @@ package enum SignalAudit {
     package typealias Report = @Sendable (Observation) -> Void
 
     /// How many auditors are installed on any thread: when none, nothing else is looked up.
-    @usableFromInline static let installedCount = Atomic<Int>(0)
+    @usableFromInline static let installedCount = Synchronization.Atomic<Int>(0)
 
     /// Runs `body` with `report` told, on this thread, of every terminal event a send accepted or
     /// a turn delivered, and of every event a send had dropped because the signal had ended.

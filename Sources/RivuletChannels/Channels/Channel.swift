@@ -18,12 +18,12 @@ public class Channel<Value> {
     /// Whether the turn's owner is inside the consumer (written and read only by the owner).
     /// Kept outside the node state: a lock holder's `inout` access covers the whole state, and
     /// Thread Sanitizer would count the owner's plain writes to it as racing with that access.
-    @usableFromInline let ownerIsHandling = Atomic<Bool>(false)
+    @usableFromInline let ownerIsHandling = Synchronization.Atomic<Bool>(false)
     @usableFromInline let connector: ((ChannelConsumer<Value>, ActivationRun?) -> ChannelConnection<Value>)?
     /// The node's generation as of its last transition under the lock, readable without it. It
     /// only grows and never runs ahead of the state's, so an input whose generation is below it
     /// belongs to an activation that is over, and its end can be refused without the lock.
-    @usableFromInline let publishedGeneration = Atomic<UInt>(0)
+    @usableFromInline let publishedGeneration = Synchronization.Atomic<UInt>(0)
     /// For a multi's branch: the activation in which a value reached this node's consumer through
     /// the uncontended path, so that later values may skip the turn (see `MultiFanOut`). Read and
     /// written only by the multi node's turn owner, hence no dynamic exclusivity check.

@@ -10,9 +10,9 @@ public class ChannelInput<Value>: Disposable {
     @usableFromInline let channel: Channel<Value>
     /// The activation this input sends for: `ChannelGeneration.unbound` until the channel decides
     /// it (its first activation), then that generation; `revoked` once replaced.
-    @usableFromInline let generation: Atomic<UInt>
+    @usableFromInline let generation: Synchronization.Atomic<UInt>
     /// Whether the input sent its end or was cancelled or revoked: releasing it sends nothing.
-    @usableFromInline let ended = Atomic<Bool>(false)
+    @usableFromInline let ended = Synchronization.Atomic<Bool>(false)
     /// The end that releasing the input sends.
     @usableFromInline let releaseEnd: ChannelEnd
     /// Sends `releaseEnd` for `deinit`. A deinitializer of a generic class is never specialised,
@@ -23,7 +23,7 @@ public class ChannelInput<Value>: Disposable {
     @inlinable
     init(channel: Channel<Value>, generation: UInt, releaseEnd: ChannelEnd = .cancelled) {
         self.channel = channel
-        self.generation = Atomic(generation)
+        self.generation = Synchronization.Atomic(generation)
         self.releaseEnd = releaseEnd
         sendReleaseEnd = { input in
             _ = input.channel.deliver(.failure(input.releaseEnd), from: input, cancelling: true)

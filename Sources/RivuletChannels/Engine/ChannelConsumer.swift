@@ -17,7 +17,7 @@ class ChannelConsumer<Value> {
     @usableFromInline let handle: (ChannelConsumer<Value>, Result<Value, ChannelEnd>, Bool) -> Void
     /// Whether the consumer was stopped (detached or ended), for a consumer that guards itself:
     /// it then drops whatever still reaches it.
-    @usableFromInline final let stopped = Atomic<Bool>(false)
+    @usableFromInline final let stopped = Synchronization.Atomic<Bool>(false)
     /// For a consumer that guards itself and whose values all go to one closure on the
     /// delivering thread (`subscribeValues` without a context): that closure, which a multi's
     /// steady branch calls directly while the consumer is not stopped, skipping `handle`.

@@ -177,7 +177,7 @@ final class MergeForwarder<Value> {
     private let entryID: Int
     private let node: Channel<Value>
     private let generation: UInt
-    private let stopped = Atomic<Bool>(false)
+    private let stopped = Synchronization.Atomic<Bool>(false)
 
     init(source: MultiInputSource<Value>, entryID: Int, node: Channel<Value>, generation: UInt) {
         self.source = source

@@ -210,7 +210,7 @@ final class JunctionForwarder<Value> {
     private let junction: ChannelJunction<Value>
     private let target: Channel<Value>
     private let generation: UInt
-    private let stopped = Atomic<Bool>(false)
+    private let stopped = Synchronization.Atomic<Bool>(false)
 
     init(junction: ChannelJunction<Value>, target: Channel<Value>, generation: UInt) {
         self.junction = junction

@@ -6,7 +6,7 @@ import Synchronization
 /// A disposable that only remembers whether it was disposed of: the kit hands it to a subject's
 /// input as the input's resources, to see when the input is released (S4, S5, P4).
 final class DisposalFlag: Disposable, Sendable {
-    private let disposed = Atomic(false)
+    private let disposed = Synchronization.Atomic(false)
 
     var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 

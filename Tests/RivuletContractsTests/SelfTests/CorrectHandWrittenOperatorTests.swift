@@ -47,7 +47,7 @@ import Testing
 /// preempted at arbitrary points, as on a loaded machine.
 enum BusyCores {
     private final class StopFlag: Sendable {
-        let isSet = Atomic<Bool>(false)
+        let isSet = Synchronization.Atomic<Bool>(false)
     }
 
     static func whileBusy<Result>(_ body: () -> Result) -> Result {
@@ -76,7 +76,7 @@ extension Signal where Value == Int, Error == ContractError {
     /// interruption of either input go through; the output completes when both inputs have.
     func handWrittenMerge(_ other: Signal<Int, ContractError>) -> Signal<Int, ContractError> {
         Signal { output, lifetime in
-            let remaining = Atomic<Int>(2)
+            let remaining = Synchronization.Atomic<Int>(2)
             let forward: @Sendable (Signal<Int, ContractError>.Event) -> Void = { event in
                 switch event {
                 case let .value(value): output.send(value: value)

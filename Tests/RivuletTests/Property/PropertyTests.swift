@@ -113,13 +113,18 @@ import Testing
         }
     }
 
-    @Test func worksAsAPropertyWrapper() {
+    @Test func worksAsAPropertyWrapperInitialisedWithAProperty() {
+        // As in ReactiveSwift, a read-only property has no `init(wrappedValue:)`: the memberwise
+        // initialiser of a struct that wraps one takes the property, which can then change.
         struct Settings {
-            @Property var limit = 10
+            @Property var limit: Int
         }
-        let settings = Settings()
+        let source = MutableProperty(10)
+        let settings = Settings(limit: Property(source))
         #expect(settings.limit == 10)
-        #expect(settings.$limit.value == 10)
+        source.value = 11
+        #expect(settings.limit == 11)
+        #expect(settings.$limit.value == 11)
     }
 }
 

@@ -49,12 +49,12 @@ extension MailboxGuardedState {
 @usableFromInline
 package struct MailboxSynchronization: ~Copyable {
     /// The owner of the turn, plus `MailboxStorage.slowPathBit`.
-    @usableFromInline package let turnWord: Atomic<UInt>
+    @usableFromInline package let turnWord: Synchronization.Atomic<UInt>
     @usableFromInline package var lock: PlatformLock
 
     @inlinable
     package init() {
-        turnWord = Atomic(0)
+        turnWord = Synchronization.Atomic(0)
         lock = PlatformLock()
     }
 }

@@ -111,6 +111,25 @@ extension SignalProducer {
     ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {
         thenStarting(replacement.producer, promote: { $0 })
     }
+
+    // The forms typed to `SignalProducer` let the argument be written as an implicit member,
+    // `then(.empty)` or `then(.init(value: x))`, as in ReactiveSwift: a protocol-typed parameter
+    // gives the compiler no type to look `.empty` up in.
+
+    /// `then(_:)` for a replacement that cannot fail, written as a `SignalProducer`.
+    public func then<U>(_ replacement: SignalProducer<U, Never>) -> SignalProducer<U, Error> {
+        thenStarting(replacement.flattenPromoted(), promote: { $0 })
+    }
+
+    /// `then(_:)` for a replacement with this producer's error, written as a `SignalProducer`.
+    public func then<U>(_ replacement: SignalProducer<U, Error>) -> SignalProducer<U, Error> {
+        thenStarting(replacement, promote: { $0 })
+    }
+
+    /// `then(_:)` for a replacement of this producer's type, written as a `SignalProducer`.
+    public func then(_ replacement: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
+        thenStarting(replacement, promote: { $0 })
+    }
 }
 
 extension SignalProducer where Error == Never {
@@ -136,5 +155,20 @@ extension SignalProducer where Error == Never {
         _ replacement: Replacement
     ) -> SignalProducer<Value, Never> where Replacement.Value == Value, Replacement.Error == Never {
         thenStarting(replacement.producer, promote: flattenNever)
+    }
+
+    /// `then(_:)` for any replacement, written as a `SignalProducer` (so `.init(…)` can name it).
+    public func then<U, F>(_ replacement: SignalProducer<U, F>) -> SignalProducer<U, F> {
+        thenStarting(replacement, promote: flattenNever)
+    }
+
+    /// `then(_:)` for a replacement that cannot fail, written as a `SignalProducer`.
+    public func then<U>(_ replacement: SignalProducer<U, Never>) -> SignalProducer<U, Never> {
+        thenStarting(replacement, promote: flattenNever)
+    }
+
+    /// `then(_:)` for a replacement of this producer's type, written as a `SignalProducer`.
+    public func then(_ replacement: SignalProducer<Value, Never>) -> SignalProducer<Value, Never> {
+        thenStarting(replacement, promote: flattenNever)
     }
 }

@@ -47,7 +47,7 @@ final class FlattenStartTrampoline {
     // when nothing waits. Its orderings only make the skip exact for the thread that added the
     // starts (which is the thread that runs them), and the lock orders everything else.
     @usableFromInline let state = Locked(State())
-    @usableFromInline let count = Atomic<Int>(0)
+    @usableFromInline let count = Synchronization.Atomic<Int>(0)
 
     @inlinable
     init() {}

@@ -39,14 +39,15 @@ extension Signal.Event where Error == Never {
     /// The stage behind `dematerialize`: the events carried as values become the stream's
     /// events. The first carried terminal event ends the stream; anything after it is ignored.
     @inlinable
-    static func dematerializeEvents<U, F>() -> EventTransform<Value, Never, U, F>
-    where Value == Signal<U, F>.Event {
+    static func dematerializeEvents() -> EventTransform<Value, Never, Value.Value, Value.Error>
+    where Value: EventProtocol {
         { downstream, _ in
             var terminated = false
             return { event in
                 if terminated { return }
                 switch event {
-                case let .value(carried):
+                case let .value(carrier):
+                    let carried = carrier.event
                     terminated = carried.isTerminating
                     downstream(carried)
                 case let .failed(never): switch never {}
@@ -102,7 +103,7 @@ extension Signal where Error == Never {
     /// The inverse of `materialize()`: a signal whose events are the events this signal carries
     /// as values.
     @inlinable
-    public func dematerialize<U, F>() -> Signal<U, F> where Value == Signal<U, F>.Event {
+    public func dematerialize() -> Signal<Value.Value, Value.Error> where Value: EventProtocol {
         flatMapEvent(Event.dematerializeEvents())
     }
 
@@ -134,7 +135,7 @@ extension SignalProducer where Error == Never {
     /// The inverse of `materialize()`: a producer whose events are the events this producer
     /// carries as values.
     @inlinable
-    public func dematerialize<U, F>() -> SignalProducer<U, F> where Value == Signal<U, F>.Event {
+    public func dematerialize() -> SignalProducer<Value.Value, Value.Error> where Value: EventProtocol {
         flatMapEvent(Signal.Event.dematerializeEvents())
     }
 

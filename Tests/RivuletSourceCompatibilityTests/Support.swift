@@ -1,0 +1,24 @@
+import Rivulet
+
+/// An error for tests of streams that can fail.
+enum TestError: Error, Equatable {
+    case first
+    case second
+}
+
+/// Records the events a stream delivers, in order.
+final class Events<Value, Error: Swift.Error> {
+    private(set) var all: [Signal<Value, Error>.Event] = []
+
+    var observer: Signal<Value, Error>.Observer {
+        Signal<Value, Error>.Observer { event in self.all.append(event) }
+    }
+
+    var values: [Value] {
+        all.compactMap(\.value)
+    }
+
+    var terminated: Bool {
+        all.last?.isTerminating ?? false
+    }
+}
