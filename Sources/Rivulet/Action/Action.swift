@@ -13,6 +13,9 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
     private let eventsInput: Signal<Signal<Output, Error>.Event, Never>.Observer
     private let disabledErrorsInput: Signal<(), Never>.Observer
     private let token: Lifetime.Token
+    /// The state property, kept alive as long as the action (ReactiveSwift's rule): an action
+    /// made from a composed property would otherwise stop following it. Never read.
+    private let retainedState: AnyObject
 
     /// Ends when the action is deinitialized; its signals then complete.
     public let lifetime: Lifetime
@@ -47,6 +50,7 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
     ) {
         let token = Lifetime.Token()
         self.token = token
+        retainedState = state
         lifetime = Lifetime(token)
         (events, eventsInput) = Signal.pipe()
         (disabledErrors, disabledErrorsInput) = Signal.pipe()

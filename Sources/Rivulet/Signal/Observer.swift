@@ -4,7 +4,8 @@ extension Signal {
     /// An observer made from a closure runs that closure for each event, synchronously on the
     /// sending thread (E7). The input observer handed to a signal's generator (or returned by
     /// `pipe()`) forwards to that signal; when the last reference to it goes away, nobody can send
-    /// any more, so the signal is interrupted.
+    /// any more, so the signal is interrupted. The observer handed to a producer's start handler
+    /// does not do that: as in ReactiveSwift, the start goes on until it ends or is disposed of.
     public final class Observer: Rivulet.Observer<Value, Error>, @unchecked Sendable {
         // @unchecked Sendable: an input observer sends through its core, which is thread-safe (its
         // turn word and lock, `SignalStorage`). Any other action is invoked by a signal only
@@ -17,14 +18,18 @@ extension Signal {
 
         /// What `send` runs, unless this is an input observer.
         @usableFromInline let action: Action
-        /// Set for the input observer of a signal, which interrupts the signal on deinit.
+        /// Set for the input observer of a signal.
         @usableFromInline let inputOf: SignalCore<Value, Error>?
+        /// Whether releasing this input observer interrupts its signal: true for a signal's
+        /// generator and pipe input, false for a producer's, whose start's disposal ends it.
+        @usableFromInline let interruptsOnDeinit: Bool
 
         /// An observer that runs `action` for every event.
         @inlinable
         public init(_ action: @escaping Action) {
             self.action = action
             inputOf = nil
+            interruptsOnDeinit = false
             super.init()
         }
 
@@ -55,17 +60,19 @@ extension Signal {
             }
         }
 
-        /// The input observer of a signal.
+        /// The input observer of a signal. With `interruptsOnDeinit`, the last reference to it
+        /// going away interrupts the signal, since nobody can send any more.
         @inlinable
-        init(core: SignalCore<Value, Error>) {
+        init(core: SignalCore<Value, Error>, interruptsOnDeinit: Bool = true) {
             // Never called: `send` goes to the core directly, specialised in the caller.
             action = { _ in }
             inputOf = core
+            self.interruptsOnDeinit = interruptsOnDeinit
             super.init()
         }
 
         deinit {
-            inputOf?.send(.interrupted)
+            if interruptsOnDeinit { inputOf?.send(.interrupted) }
         }
 
         /// Sends `event`: runs the observer's closure, or delivers it on the observer's signal.

@@ -33,6 +33,20 @@ private final class DrivenWork: Sendable {
         #expect(action.isExecuting.value == false)
     }
 
+    @Test func theActionKeepsItsStatePropertyAlive() {
+        weak var weakState: MutableProperty<Int>?
+        let action: Action<Void, Int, Never> = {
+            let state = MutableProperty(1)
+            weakState = state
+            return Action(state: state) { value, _ in SignalProducer(value: value) }
+        }()
+        #expect(weakState != nil, "as in ReactiveSwift, an action retains its state")
+        weakState?.value = 2
+        let applied = EventRecorder<Int, ActionError<Never>>()
+        action.apply().start(applied.observer)
+        #expect(applied.events == [.value(2), .completed])
+    }
+
     @Test func aFailedExecution() {
         let action = Action<Void, Int, TestError> { SignalProducer(error: TestError(7)) }
         let applied = EventRecorder<Int, ActionError<TestError>>()

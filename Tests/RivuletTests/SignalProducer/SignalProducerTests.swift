@@ -60,9 +60,12 @@ import Testing
         #expect(disposable.isDisposed)
     }
 
-    @Test func droppingTheStartHandlersObserverInterrupts() {
+    @Test func droppingTheStartHandlersObserverLeavesTheStartRunningUntilDisposed() {
         let recorder = EventRecorder<Int, Never>()
-        SignalProducer<Int, Never> { observer, _ in observer.send(value: 1) }.start(recorder.observer)
+        let disposable = SignalProducer<Int, Never> { observer, _ in observer.send(value: 1) }
+            .start(recorder.observer)
+        #expect(recorder.events == [.value(1)])
+        disposable.dispose()
         #expect(recorder.events == [.value(1), .interrupted])
     }
 
@@ -140,6 +143,36 @@ import Testing
         }
         #expect(starts.value == 0)
         #expect(recorder.events == [.interrupted])
+    }
+
+    @Test func startWithSignalStartsTheWorkEvenIfTheSignalIsNeitherObservedNorKept() {
+        let starts = Counter()
+        let added = AnyDisposable()
+        let producer = SignalProducer<Int, Never> { _, lifetime in
+            starts.increment()
+            lifetime += added
+        }
+        producer.startWithSignal { _, _ in }
+        #expect(starts.value == 1)
+        #expect(added.isDisposed, "the unobserved signal is released after the start, which ends it (S4)")
+    }
+
+    @Test func releasingAStartHandlersObserverDoesNotEndTheStart() {
+        let added = AnyDisposable()
+        var kept: Signal<Int, Never>.Observer?
+        let producer = SignalProducer<Int, Never> { observer, lifetime in
+            lifetime += added
+            kept = observer
+        }
+        let recorder = EventRecorder<Int, Never>()
+        let disposable = producer.start(recorder.observer)
+        kept = nil
+        #expect(!added.isDisposed, "as in ReactiveSwift, only disposal or a terminal event ends a start")
+        #expect(recorder.events.isEmpty)
+        disposable.dispose()
+        #expect(added.isDisposed)
+        #expect(recorder.events == [.interrupted])
+        _ = kept
     }
 
     @Test func startFamilyRoutesEachKindOfEvent() {
