@@ -243,7 +243,9 @@ extension SignalProducer {
                 separatePrimary: true
             )
             replacement.startInstance({ gate.send(.replacement($0)) }, gate.sources)
-            if gate.primary.hasEnded { return }
+            // Started even when the replacement has already taken over (its lifetime has ended
+            // then, so the start ends at once), as in ReactiveSwift: the start's side effects
+            // happen whatever the replacement does.
             self.startInstance({ gate.send(.source($0)) }, gate.primary)
         })
     }

@@ -425,6 +425,15 @@ import Testing
         #expect(recorder.events == [.value(10), .interrupted])
     }
 
+    @Test func theOriginalStartsAndEndsAtOnceWhenTheReplacementSendsDuringItsStart() {
+        let source = GateProbe<Int, TestError>()
+        let recorder = EventRecorder<Int, TestError>()
+        source.producer.take(untilReplacement: SignalProducer(value: 0)).start(recorder.observer)
+        #expect(recorder.events == [.value(0), .completed])
+        #expect(source.starts == 1, "as in ReactiveSwift, the original is started after the replacement")
+        #expect(source.ended == 1, "and ended at once, since the replacement has taken over")
+    }
+
     @Test func theSourcesCompletionStopsItsStart() {
         let pulled = Counter()
         let replacement = GateProbe<Int, TestError>()
@@ -452,14 +461,6 @@ import Testing
         replacementInput.send(value: 1)
         #expect(released.value == 1)
         withExtendedLifetime(input) {}
-    }
-
-    @Test func aSynchronousReplacementMeansTheSourceNeverStarts() {
-        let source = GateProbe<Int, TestError>()
-        let recorder = EventRecorder<Int, TestError>()
-        source.producer.take(untilReplacement: SignalProducer(value: 7)).start(recorder.observer)
-        #expect(recorder.events == [.value(7), .completed])
-        #expect(source.starts == 0)
     }
 }
 
