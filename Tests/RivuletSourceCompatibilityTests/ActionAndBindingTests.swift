@@ -100,3 +100,19 @@ final class PropertyWrapperTests: XCTestCase {
         XCTAssertEqual(limits.current.value, 1)
     }
 }
+
+final class PropertyCombiningTests: XCTestCase {
+    func testCombiningPropertiesIsSpelledAsInReactiveSwift() {
+        let a = MutableProperty(1)
+        let b = MutableProperty("x")
+        let combined: Property<(Int, String)> = Property.combineLatest(a, b)
+        let zipped = MutableProperty<Int>.zip(a, b, a, b)
+        a.value = 2
+        XCTAssertEqual(combined.value.0, 2)
+        XCTAssertEqual(combined.value.1, "x")
+        XCTAssertEqual(zipped.value.0, 1, "zip waits for every source's next value")
+        b.value = "y"
+        XCTAssertEqual(zipped.value.0, 2)
+        XCTAssertEqual(zipped.value.3, "y")
+    }
+}
