@@ -12,7 +12,8 @@ typealias FlattenInnerID = UInt64
 @usableFromInline
 struct FlattenStateMachine<Inner> {
     /// What the caller must do after an input, in this order: dispose of `cancel`, forward the
-    /// value (for an inner value), start `start`, then complete if `complete`.
+    /// value (for an inner value), start `start`, then complete if `complete` or interrupt if
+    /// `interrupt`.
     @usableFromInline
     struct Actions {
         /// Inner streams to dispose of (replaced by `.latest`, or losers of a `.race`).
@@ -23,6 +24,9 @@ struct FlattenStateMachine<Inner> {
         @usableFromInline var start: (id: FlattenInnerID, inner: Inner)?
         /// Whether the flattened stream completes now.
         @usableFromInline var complete = false
+        /// Whether the flattened stream is interrupted now (the inner stream that `.race` or
+        /// `.throttle` forwards was interrupted).
+        @usableFromInline var interrupt = false
 
         @inlinable
         init() {}
@@ -138,13 +142,21 @@ struct FlattenStateMachine<Inner> {
         return actions
     }
 
-    /// Inner stream `id` was interrupted: it stops, and the flattening goes on as if it had
-    /// completed, except that it cannot win a race (E4: flattening ignores inner interruption).
+    /// Inner stream `id` was interrupted. Under `.concurrent` and `.latest` it stops and the
+    /// flattening goes on as if it had completed (E4). Under `.race` and `.throttle`, whose output
+    /// is one inner stream's events, the interruption is forwarded, as in ReactiveSwift: a race's
+    /// first event wins it, whatever the event.
     @inlinable
     mutating func innerInterrupted(_ id: FlattenInnerID) -> Actions {
         var actions = Actions()
         guard !hasTerminated, running.contains(id) else { return actions }
-        innerEnded(id, &actions)
+        switch kind {
+        case .race, .throttle:
+            if case .race = kind, winner == nil { declareWinner(id, &actions) }
+            actions.interrupt = terminate()
+        case .concurrent, .latest:
+            innerEnded(id, &actions)
+        }
         return actions
     }
 

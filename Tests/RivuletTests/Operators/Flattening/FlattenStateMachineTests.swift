@@ -72,17 +72,27 @@ import Testing
         #expect(machine.outerCompleted().complete == true)
     }
 
-    @Test func raceInterruptedContenderIsDroppedWithoutWinning() {
+    @Test func raceInterruptedContenderWinsAndInterrupts() {
         var machine = Machine(FlattenStrategy.race.kind)
         _ = machine.outerValue("a")
         _ = machine.outerValue("b")
-        let dropped = machine.innerInterrupted(0)
-        #expect(dropped.cancel.isEmpty)
-        #expect(machine.winner == nil)
-        let completed = machine.innerCompleted(1)
-        #expect(machine.winner == 1)
-        #expect(!completed.complete)
-        #expect(machine.outerCompleted().complete)
+        let interrupted = machine.innerInterrupted(0)
+        #expect(interrupted.cancel.sorted() == [1])
+        #expect(interrupted.interrupt)
+        #expect(machine.winner == 0)
+        #expect(machine.hasTerminated)
+        #expect(machine.innerCompleted(1).complete == false)
+    }
+
+    @Test func mergeAndLatestGoOnAfterAnInnerInterruption_E4() {
+        for strategy in [FlattenStrategy.merge, .latest] {
+            var machine = Machine(strategy.kind)
+            _ = machine.outerValue("a")
+            let interrupted = machine.innerInterrupted(0)
+            #expect(!interrupted.interrupt)
+            #expect(!machine.hasTerminated)
+            #expect(machine.outerCompleted().complete)
+        }
     }
 
     @Test func throttleDropsInnersWhileOneRuns() {

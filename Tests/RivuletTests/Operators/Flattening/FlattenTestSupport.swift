@@ -61,4 +61,8 @@ func flattened(
 /// Every flattening strategy, for checks that hold for all of them.
 let allFlattenStrategies: [FlattenStrategy] = [.merge, .concat, .concurrent(limit: 2), .latest, .race, .throttle]
 
+/// The strategies under which an inner stream's interruption ends only that inner stream (E4);
+/// `.race` and `.throttle` forward it, as ReactiveSwift does.
+let strategiesThatOutliveAnInner: [FlattenStrategy] = [.merge, .concat, .concurrent(limit: 2), .latest]
+
 typealias IntProducer = SignalProducer<Int, TestError>
