@@ -3,7 +3,8 @@
 /// Four options loosen the check: `handlesFailure` drops E2 and E3, `inputInterruptionEndsOnlyTheInput`
 /// drops E4's rule that the input's interruption interrupts the output (and the O3 check that it does
 /// so at once), `turnsInputEndsIntoValues` drops the rule that a failure or an interruption flushes
-/// no value (E2, E4), and `sharesStarts` drops P2. Each is for operators whose documented purpose is exactly
+/// no value (E2, E4; and P4's that no value follows a start's disposal: a disposed start's
+/// interruption comes down the chain and is turned into a value too), and `sharesStarts` drops P2. Each is for operators whose documented purpose is exactly
 /// what that clause forbids, so the clause does not apply to them; set one only for such an operator,
 /// and every other clause is still checked. The other options (`deadline`, `senderThreads`,
 /// `settleTime`) tune how the kit drives the subject and remove no clause. A subject that shifts time

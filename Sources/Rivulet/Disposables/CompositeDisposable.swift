@@ -9,6 +9,17 @@ public final class CompositeDisposable: Disposable {
         /// `nil` once the composite is disposed of.
         var members: [(key: UInt64, disposable: Disposable)]? = []
         var nextKey: UInt64 = 0
+        /// Whether the composite is a producer start's resources, which may lead with an
+        /// interruption (see `setLeadingInterruption`).
+        var acceptsLeadingInterruption = false
+        /// Runs first when the composite is disposed of: interrupts a start's fused chain at its
+        /// top, and tells whether the interruption is on its way down (its source still runs).
+        var leadingInterruption: (@Sendable () -> Bool)?
+        /// Whether a stage of the start delivers on a scheduler: it then delivers the
+        /// interruption itself, there, when the start is disposed of.
+        var hasAsynchronousStage = false
+        /// Whether such a stage has received the interruption and will deliver it later.
+        var interruptionIsHeld = false
     }
 
     private let state: Locked<State>
@@ -21,6 +32,15 @@ public final class CompositeDisposable: Disposable {
     /// An empty composite.
     public init() {
         state = Locked(State())
+    }
+
+    /// The resources of a producer's start: an empty composite that accepts a leading
+    /// interruption.
+    @usableFromInline
+    init(leadingWithInterruption: Void) {
+        var initial = State()
+        initial.acceptsLeadingInterruption = true
+        state = Locked(initial)
     }
 
     /// A composite holding `disposables`.
@@ -82,12 +102,66 @@ public final class CompositeDisposable: Disposable {
     }
 
     public func dispose() {
-        let members = state.withLock { state in
-            defer { state.members = nil }
-            disposed.store(true, ordering: .releasing)
-            return state.members
+        _ = disposeAfterLeadingInterruption()
+    }
+
+    /// Makes `interruption` the first thing to run when this composite is disposed of, before every
+    /// member, replacing the one set before (a producer start's fused chain is built from its
+    /// output up, so the stage nearest the source sets it last). Only a producer start's resources
+    /// accept one (`init(leadingWithInterruption:)`).
+    ///
+    /// - Returns: `false` if the composite does not accept one or is already disposed of; then
+    ///   `interruption` is not kept and will not run.
+    ///
+    /// - Parameter asynchronous: Whether the stage setting it delivers on a scheduler (and so
+    ///   delivers the interruption there, whichever entry runs).
+    func setLeadingInterruption(
+        _ interruption: @escaping @Sendable () -> Bool,
+        asynchronous: Bool
+    ) -> Bool {
+        let replaced: (@Sendable () -> Bool)?? = state.withLock { state in
+            guard state.acceptsLeadingInterruption, state.members != nil else { return .none }
+            defer {
+                state.leadingInterruption = interruption
+                if asynchronous { state.hasAsynchronousStage = true }
+            }
+            return .some(state.leadingInterruption)
         }
+        // The replaced interruption (and the stage it captures) is released here, after the lock.
+        return replaced != nil
+    }
+
+    /// Whether this composite accepts a leading interruption (it is a producer start's resources).
+    var acceptsLeadingInterruption: Bool { state.withLock { $0.acceptsLeadingInterruption } }
+
+    /// Records that a stage delivering on a scheduler has received the interruption and will
+    /// deliver it later (the stages below it wait for it).
+    func holdInterruption() {
+        state.withLock { $0.interruptionIsHeld = true }
+    }
+
+    /// Whether a stage delivering on a scheduler has received the interruption.
+    var isInterruptionHeld: Bool { state.withLock { $0.interruptionIsHeld } }
+
+    /// Disposes of the composite: the leading interruption first, then the members in order.
+    ///
+    /// - Returns: Whether the caller must interrupt the start's output itself: this call disposed
+    ///   of the composite, and neither the leading interruption is on its way down the chain nor
+    ///   a stage of the start delivers it on a scheduler.
+    @usableFromInline
+    func disposeAfterLeadingInterruption() -> Bool {
+        let (leading, members, wasDisposed) = state.withLock { state in
+            defer {
+                state.members = nil
+                state.leadingInterruption = nil
+            }
+            disposed.store(true, ordering: .releasing)
+            return (state.leadingInterruption, state.members, state.members == nil)
+        }
+        if wasDisposed { return false }
+        let interruptionIsOnItsWay = leading?() ?? false
         members?.forEach { $0.disposable.dispose() }
+        return !interruptionIsOnItsWay && !state.withLock { $0.hasAsynchronousStage }
     }
 
     private func remove(_ key: UInt64) {

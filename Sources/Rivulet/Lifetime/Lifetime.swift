@@ -35,6 +35,44 @@ public final class Lifetime: Sendable {
         lifetime.disposables.add(disposable)
     }
 
+    /// Makes `interruption` where a disposal of this producer start interrupts its fused chain:
+    /// it runs first when the lifetime ends, before everything observing the end (issue 16).
+    ///
+    /// Every source or stage that can send an event into the chain serially sets it, as the chain
+    /// is built from its output up; the last one set (the one nearest the source) is the one that
+    /// runs, and the interruption flows down from there through every stage, as in ReactiveSwift.
+    ///
+    /// - Returns: `false` if this is not a producer start's lifetime (a signal's, a token's, an
+    ///   inner stream's) or it has already ended; `interruption` will then never run.
+    ///
+    /// `interruption` returns whether the interruption is on its way down the chain (`false` when
+    /// its source has already ended, so that nothing will come from there). A stage that delivers
+    /// on a scheduler passes `asynchronous`: when the start is disposed of it delivers
+    /// `interrupted` there itself. Otherwise, if nothing is on its way, the start's output is
+    /// interrupted directly.
+    @usableFromInline
+    func setInterruptionEntry(
+        asynchronous: Bool = false,
+        _ interruption: @escaping @Sendable () -> Bool
+    ) -> Bool {
+        disposables.setLeadingInterruption(interruption, asynchronous: asynchronous)
+    }
+
+    /// Whether this is a producer start's lifetime (whose disposal interrupts its fused chain).
+    @usableFromInline
+    var isProducerStart: Bool { disposables.acceptsLeadingInterruption }
+
+    /// A stage that delivers on a scheduler has received the interruption of this producer start
+    /// and will deliver it there: the stages below wait for it instead of ending at once.
+    @usableFromInline
+    func holdInterruption() {
+        disposables.holdInterruption()
+    }
+
+    /// Whether a stage that delivers on a scheduler holds this start's interruption.
+    @usableFromInline
+    var isInterruptionHeld: Bool { disposables.isInterruptionHeld }
+
     /// A new lifetime together with the token that ends it when the token deinitializes.
     public static func make() -> (lifetime: Lifetime, token: Token) {
         let token = Token()

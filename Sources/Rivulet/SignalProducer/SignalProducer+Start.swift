@@ -4,19 +4,25 @@ extension SignalProducer {
     ///
     /// Observe the signal inside `setup` to see every event of this start. Disposing of the
     /// interrupter interrupts the signal and ends the start's lifetime (P4); if `setup` already
-    /// disposed of it, the work is never started.
+    /// disposed of it, the work is never started. Otherwise the work starts even if `setup`
+    /// neither observed nor kept the signal, as in ReactiveSwift; such a signal is then released
+    /// with no observer, which interrupts it and ends the start (S4).
     @inlinable
     @discardableResult
     public func startWithSignal<Result>(
         _ setup: (_ signal: Signal<Value, Error>, _ interrupter: Disposable) throws -> Result
     ) rethrows -> Result {
-        let resources = CompositeDisposable()
+        let resources = CompositeDisposable(leadingWithInterruption: ())
         let core = SignalCore<Value, Error>(resources: resources)
-        let interrupter = ProducerInterrupter(core: core)
-        let result = try setup(Signal(core: core), interrupter)
+        let interrupter = ProducerInterrupter(core: core, resources: resources)
+        let signal = Signal(core: core)
+        let result = try setup(signal, interrupter)
+        // `signal` is alive until the work has started, so only the interrupter can have ended
+        // the start by now.
         if !resources.isDisposed {
             startInstance({ event in core.send(event) }, Lifetime(resources))
         }
+        withExtendedLifetime(signal) {}
         return result
     }
 
@@ -27,12 +33,12 @@ extension SignalProducer {
         // `startWithSignal` without the `Signal` object: nobody can reach the produced signal, so
         // it lives exactly while `observer` is attached (S4), and no unspecialised `Signal` deinit
         // runs for each start.
-        let resources = CompositeDisposable()
+        let resources = CompositeDisposable(leadingWithInterruption: ())
         let core = SignalCore<Value, Error>(resources: resources)
         core.observeUntilEnd(observer)
         core.signalDidDeinitialize()
         startInstance({ event in core.send(event) }, Lifetime(resources))
-        return ProducerInterrupter(core: core)
+        return ProducerInterrupter(core: core, resources: resources)
     }
 
     /// Starts the producer, running `action` for each event.
@@ -78,22 +84,54 @@ extension SignalProducer {
     }
 }
 
-/// What `startWithSignal` hands out: disposing of it interrupts the produced signal, which then
-/// ends the start's lifetime (its resources) as any terminal event does (S5, P4).
+/// What `start` and `startWithSignal` hand out: disposing of it ends the start's lifetime (P4),
+/// and the start's chain delivers the interruption as ReactiveSwift's does (issue 16).
+///
+/// The start's resources (its lifetime) lead with the *interruption entry*: the source or stage
+/// nearest the source that can send into the fused chain serially (a start handler's core,
+/// `never`, an `on(…)` stage, a time-based stage) puts `interrupted` in there first, and it flows
+/// down through every stage below, so `on(…)` callbacks and `materialize` see it before the
+/// start's observer. Then everything observing the lifetime's end runs: a time-based stage stops
+/// forwarding and delivers `interrupted` on its scheduler. If the chain has no entry (a sequence
+/// or a signal with synchronous operators) or its entry's source had already ended, and no stage
+/// delivers on a scheduler, the output is then interrupted directly.
 @usableFromInline
 final class ProducerInterrupter<Value, Error: Swift.Error>: Disposable {
     @usableFromInline let core: SignalCore<Value, Error>
+    @usableFromInline let resources: CompositeDisposable
 
     @usableFromInline
-    init(core: SignalCore<Value, Error>) {
+    init(core: SignalCore<Value, Error>, resources: CompositeDisposable) {
         self.core = core
+        self.resources = resources
     }
 
+    /// True as soon as the start's lifetime has ended (the interruption itself may still be on its
+    /// way through a scheduler), as in ReactiveSwift.
     @usableFromInline
-    var isDisposed: Bool { core.hasTerminated }
+    var isDisposed: Bool { resources.isDisposed }
 
     @usableFromInline
     func dispose() {
-        core.send(.interrupted)
+        if resources.disposeAfterLeadingInterruption() {
+            // Nothing is on its way down the chain (no entry, or its source had ended) and no
+            // stage delivers the interruption later, on a scheduler: interrupt the output.
+            core.send(.interrupted)
+        }
+    }
+}
+
+/// The downstream sink of a source that sends nothing but its interruption (`never`), carried
+/// into the start's interruption entry.
+@usableFromInline
+struct InterruptionSink<Value, Error: Swift.Error>: @unchecked Sendable {
+    // @unchecked Sendable: the entry runs once, on the thread that ends the start's lifetime, and
+    // nothing else ever calls this sink (the source sends nothing else), so it is never called
+    // concurrently with itself.
+    @usableFromInline let sink: EventSink<Value, Error>
+
+    @inlinable
+    init(_ sink: @escaping EventSink<Value, Error>) {
+        self.sink = sink
     }
 }

@@ -41,16 +41,27 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     ///
     /// The observer is serialized like a signal's input (E5, E6), so `startHandler` may send from
     /// any thread. The lifetime ends when the produced signal terminates or the start is disposed
-    /// of; add to it whatever the work must cancel.
+    /// of; add to it whatever the work must cancel. Releasing the observer does not end the
+    /// start, as in ReactiveSwift.
     @inlinable
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         self = .fused({ downstream, lifetime in
             // A signal core serializes the handler's sends before they reach the operator chain.
             let core = SignalCore<Value, Error>(resources: nil)
             core.observeUntilEnd(Signal.Observer(downstream))
-            let input = Signal<Value, Error>.Observer(core: core)
-            // When the start ends, nothing the handler still sends may reach the chain.
-            lifetime.observeEnded { core.send(.interrupted) }
+            // Releasing the observer does not end the start (ReactiveSwift's rule): work that
+            // keeps only its lifetime, such as a timer added to it, goes on until disposal.
+            let input = Signal<Value, Error>.Observer(core: core, interruptsOnDeinit: false)
+            // When the start ends, nothing the handler still sends may reach the chain. Disposal
+            // interrupts the chain here, at its top, through the core (serial with the handler's
+            // sends), before any stage below sees the end of the lifetime (issue 16).
+            let entry: @Sendable () -> Bool = {
+                // A core that has ended sends nothing more down the chain.
+                if core.hasTerminated { return false }
+                core.send(.interrupted)
+                return true
+            }
+            if !lifetime.setInterruptionEntry(entry) { lifetime.observeEnded { core.send(.interrupted) } }
             startHandler(input, lifetime)
         })
     }
@@ -164,10 +175,17 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
         SignalProducer.fused({ downstream, _ in downstream(.completed) })
     }
 
-    /// A producer that never sends any event; its starts end only when disposed of.
+    /// A producer that never sends any event; its starts end only when disposed of, and then
+    /// the interruption goes down the whole chain, as from a start handler.
     @inlinable
     public static var never: SignalProducer {
-        SignalProducer.fused({ _, _ in })
+        SignalProducer.fused({ downstream, lifetime in
+            let entry = InterruptionSink(downstream)
+            _ = lifetime.setInterruptionEntry {
+                entry.sink(.interrupted)
+                return true
+            }
+        })
     }
 }
 

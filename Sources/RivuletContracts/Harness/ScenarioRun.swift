@@ -24,6 +24,10 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
         var observerDisposed = false
         var didReenter = false
         var didDisposeFromInside = false
+        /// A start was disposed of from inside the operator's closure: the value that closure is
+        /// producing is still on its way, and may reach the observer before the interruption
+        /// (as in ReactiveSwift, the interruption comes down the chain behind it).
+        var valueInFlightAfterDisposal = false
         var userCodeCalls = 0
         var settlePoints: [Int] = []
         var reenteredDuringSetup = false
@@ -147,9 +151,18 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
                 return
             }
             recorder.beginDelivery(text, isTerminal: event.isTerminating, terminal: event.contractEnd)
-            // Disposing of a start interrupts it: that one event may follow the disposal.
+            // Disposing of a start interrupts it: that one event may follow the disposal, and what
+            // the interruption turns into on its way down (a value, for `materialize`), and the
+            // value an operator's closure was producing when it disposed of the start.
             let expectedInterruption = subject.isProducer && event.contractEnd == .interrupted
-            if wiring.withLock({ $0.observerDisposed }), !expectedInterruption {
+            let expectedValue =
+                subject.isProducer && !event.isTerminating
+                && (options.turnsInputEndsIntoValues
+                    || wiring.withLock { state in
+                        defer { state.valueInFlightAfterDisposal = false }
+                        return state.valueInFlightAfterDisposal
+                    })
+            if wiring.withLock({ $0.observerDisposed }), !expectedInterruption, !expectedValue {
                 recorder.violation(
                     releaseClause,
                     "\(text) reached the observer after its \(subject.isProducer ? "start" : "observation") was disposed of")
@@ -183,6 +196,7 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
             })
         {
             recorder.kitCall(.action, "dispose from inside \(place)") { disposeSubject(fromInside: true) }
+            if fromUserCode { wiring.withLock { $0.valueInFlightAfterDisposal = true } }
         }
     }
 

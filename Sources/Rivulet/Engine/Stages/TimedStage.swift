@@ -29,6 +29,11 @@ import Foundation
 // but, like every other event of these operators, it reaches downstream on the scheduler (a
 // "hop": scheduled for now, not after the interval). A callback already due before the hop runs
 // first, in the scheduler's order.
+//
+// Disposal of a producer start follows ReactiveSwift too (issue 16): when the start's lifetime
+// ends before the stage has sent its terminal event, the stage stops (what it still holds or has
+// scheduled is dropped) and delivers `interrupted` on its scheduler. `timeout`, which ReactiveSwift
+// applies per start as a signal operator, delivers it at once instead.
 
 /// An input of a time-based stage.
 enum TimedInput<Value, Error: Swift.Error> {
@@ -49,9 +54,22 @@ enum TimedInput<Value, Error: Swift.Error> {
 final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Error> {
     typealias Input = TimedInput<Value, Error>
 
+    /// What the mailbox handles: the operator's inputs, and the end of a producer start.
+    enum StageInput {
+        case input(Input)
+        /// The producer start's lifetime has ended.
+        case startEnded
+        /// The interruption scheduled when the start ended is due.
+        case interruptionDue
+    }
+
     private let downstream: EventSink<Output, OutputError>
     /// Set once in `init`, before any input can arrive.
-    private(set) var mailbox: Mailbox<Input>!
+    private(set) var mailbox: Mailbox<StageInput>!
+    /// Where a disposed start's interruption is delivered (`nil`: at once).
+    private let interruptionScheduler: Scheduler?
+    /// The producer start's lifetime has ended; only its interruption is still to be delivered.
+    private var isEnding = false
     /// The stage's single timer, for operators that keep at most one pending callback.
     let timer = SerialDisposable()
     /// The pending terminal hop.
@@ -62,16 +80,38 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     private(set) var isFinished = false
 
     /// A stage whose inputs are handled by `handle(stage, input)`.
+    ///
+    /// - Parameter interruptionScheduler: Where the interruption of a disposed producer start is
+    ///   delivered; `nil` delivers it at once.
     init(
         downstream: @escaping EventSink<Output, OutputError>,
         lifetime: Lifetime,
+        interruptingOn interruptionScheduler: Scheduler?,
         handle: @escaping (TimedStage, Input) -> Void
     ) {
         self.downstream = downstream
-        mailbox = Mailbox(policy: .queueForOwner) { [self] input in
-            if !isFinished { handle(self, input) }
+        self.interruptionScheduler = interruptionScheduler
+        mailbox = Mailbox(policy: .queueForOwner) { [self] stageInput in
+            guard !isFinished else { return }
+            switch stageInput {
+            case let .input(input): if !isEnding { handle(self, input) }
+            case .startEnded: endStart()
+            case .interruptionDue: emit(.interrupted)
+            }
         }
         let mailbox = self.mailbox!
+        let isStart = lifetime.setInterruptionEntry(asynchronous: interruptionScheduler != nil) {
+            mailbox.send(.input(.upstream(.interrupted)))
+            return true
+        }
+        if isStart {
+            if interruptionScheduler != nil {
+                startLifetime = lifetime
+            }
+            // Handled by the thread delivering on the stage if there is one, never waiting.
+            lifetime.observeEnded { mailbox.send(.startEnded) }
+            return
+        }
         let timer = self.timer
         let hop = hopDisposable
         let queued = queuedTimers
@@ -84,10 +124,36 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
         }
     }
 
+    /// The lifetime of the producer start, for a stage that delivers its interruption on a
+    /// scheduler: told when the stage receives an interruption, so that the stages below wait
+    /// for it. Written in `init` only.
+    private var startLifetime: Lifetime?
+
+    /// The producer start has ended before this stage's terminal event: stop, and deliver
+    /// `interrupted` (on the scheduler, or at once).
+    private func endStart() {
+        guard !isEnding else { return }
+        isEnding = true
+        timer.dispose()
+        queuedTimers.dispose()
+        guard let scheduler = interruptionScheduler else {
+            emit(.interrupted)
+            return
+        }
+        startLifetime?.holdInterruption()
+        let mailbox = self.mailbox!
+        // Replaces any terminal hop already scheduled: the interruption wins, as in ReactiveSwift.
+        hopDisposable.inner = scheduler.schedule { mailbox.send(.interruptionDue, policy: .waitForTurn) }
+    }
+
     /// The sink upstream sends to.
     var upstreamSink: EventSink<Value, Error> {
         let mailbox = self.mailbox!
-        return { event in mailbox.send(.upstream(event)) }
+        let lifetime = startLifetime
+        return { event in
+            if case .interrupted = event { lifetime?.holdInterruption() }
+            mailbox.send(.input(.upstream(event)))
+        }
     }
 
     /// Sends `event` downstream; after a terminal event the stage finishes.
@@ -113,13 +179,13 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     /// Replaces the single timer by one that fires at `date` with tag `generation`.
     func scheduleTimer(at date: Date, on scheduler: DateScheduler, generation: UInt64) {
         let mailbox = self.mailbox!
-        timer.inner = scheduler.schedule(after: date) { mailbox.send(.timer(generation), policy: .waitForTurn) }
+        timer.inner = scheduler.schedule(after: date) { mailbox.send(.input(.timer(generation)), policy: .waitForTurn) }
     }
 
     /// Replaces the single timer by one that runs as soon as `scheduler` can, with tag `generation`.
     func scheduleTimer(on scheduler: Scheduler, generation: UInt64) {
         let mailbox = self.mailbox!
-        timer.inner = scheduler.schedule { mailbox.send(.timer(generation), policy: .waitForTurn) }
+        timer.inner = scheduler.schedule { mailbox.send(.input(.timer(generation)), policy: .waitForTurn) }
     }
 
     /// Replaces the single timer by a repeating one.
@@ -132,20 +198,20 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     ) {
         let mailbox = self.mailbox!
         timer.inner = scheduler.schedule(after: date, interval: interval, leeway: leeway) {
-            mailbox.send(.timer(generation), policy: .waitForTurn)
+            mailbox.send(.input(.timer(generation)), policy: .waitForTurn)
         }
     }
 
     /// Adds a callback at `date` to the queue of timers (one per queued input).
     func enqueueTimer(at date: Date, on scheduler: DateScheduler, generation: UInt64) {
         let mailbox = self.mailbox!
-        queuedTimers.append(scheduler.schedule(after: date) { mailbox.send(.timer(generation), policy: .waitForTurn) })
+        queuedTimers.append(scheduler.schedule(after: date) { mailbox.send(.input(.timer(generation)), policy: .waitForTurn) })
     }
 
     /// Asks `scheduler` to deliver `.hop` as soon as it can (no delay).
     func scheduleHop(on scheduler: Scheduler) {
         let mailbox = self.mailbox!
-        hopDisposable.inner = scheduler.schedule { mailbox.send(.hop, policy: .waitForTurn) }
+        hopDisposable.inner = scheduler.schedule { mailbox.send(.input(.hop), policy: .waitForTurn) }
     }
 }
 
@@ -208,7 +274,7 @@ extension TimedStage {
     ) -> TimedStage
     where Machine.Value == Value, Machine.Error == Error, Machine.Output == Output, Machine.OutputError == OutputError {
         var machine = machine
-        return TimedStage(downstream: downstream, lifetime: lifetime) { stage, input in
+        return TimedStage(downstream: downstream, lifetime: lifetime, interruptingOn: scheduler) { stage, input in
             let action: Machine.Action
             switch input {
             case let .upstream(event): action = machine.receive(event) { scheduler.currentDate }

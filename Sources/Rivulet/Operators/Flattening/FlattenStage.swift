@@ -3,6 +3,9 @@
 enum FlattenInput<Outer, Value, Error: Swift.Error> {
     case outer(Signal<Outer, Error>.Event)
     case inner(FlattenInnerID, Signal<Value, Error>.Event)
+    /// The producer start's lifetime ended before the flattened stream's end: it is interrupted
+    /// at once, as ReactiveSwift's flattened producer is (issue 16).
+    case startEnded
 }
 
 /// Runs one flattening: the outer stream and every inner stream send into one `Mailbox`, so
@@ -59,7 +62,15 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         let run = FlattenRun(strategy, downstream, lifetime, makeInner)
         let mailbox = Mailbox<Input> { input in run.handle(input) }
         run.mailbox = mailbox
-        lifetime.observeEnded { mailbox.close() }
+        if lifetime.isProducerStart {
+            // Even if a stage above holds the start's interruption to deliver it on a scheduler.
+            lifetime.observeEnded {
+                mailbox.send(.startEnded, policy: .queueForOwner)
+                mailbox.close()
+            }
+        } else {
+            lifetime.observeEnded { mailbox.close() }
+        }
         let startTrampoline = run.startTrampoline
         return { event in
             mailbox.send(.outer(event))
@@ -78,7 +89,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
             perform(machine.outerCompleted())
         case let .outer(.failed(error)):
             if machine.terminate() { finish(.failed(error)) }
-        case .outer(.interrupted):
+        case .outer(.interrupted), .startEnded:
             if machine.terminate() { finish(.interrupted) }
         case let .inner(id, .value(value)):
             let actions = machine.innerValue(id)
@@ -102,6 +113,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         if actions.forwardValue, let value { downstream(.value(value)) }
         if let (id, inner) = actions.start { start(inner, id: id) }
         if actions.complete { finish(.completed) }
+        if actions.interrupt { finish(.interrupted) }
     }
 
     /// Gives inner stream `id` its lifetime now, and has it started once this thread has left

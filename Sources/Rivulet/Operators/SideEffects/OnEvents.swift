@@ -1,3 +1,5 @@
+import Synchronization
+
 // on(event:failed:completed:interrupted:terminated:disposed:value:) and the producer form with
 // starting/started
 
@@ -113,11 +115,12 @@ extension SignalProducer {
     /// disposed of, or an operator further down ended it), the callbacks run for `interrupted`.
     /// `disposed` runs once, last, when the start's lifetime ends.
     ///
-    /// Unlike ReactiveSwift, where disposal interrupts the upstream first, a disposed start's own
-    /// observers see `interrupted` before these callbacks run: operator chains on a producer are
-    /// fused, so disposal interrupts the produced signal directly. If the start is disposed of
-    /// while a callback runs on another thread, the `interrupted` callbacks and `disposed` run on
-    /// that thread as soon as it is done with its event.
+    /// As in ReactiveSwift, disposing of a start interrupts it at its source: the interruption
+    /// comes down the chain, through these callbacks, before the start's observer sees it; if an
+    /// operator above this one delivers on a scheduler (`observe(on:)`, `delay`, …), the callbacks
+    /// see it there, when the scheduler runs it. If the start is disposed of while a callback runs
+    /// on another thread, the `interrupted` callbacks and `disposed` run on that thread as soon as
+    /// it is done with its event.
     public func on(
         starting: (() -> Void)? = nil,
         started: (() -> Void)? = nil,
@@ -148,7 +151,7 @@ extension SignalProducer {
     ) -> SignalProducer<Value, Error> {
         .fused({ downstream, lifetime in
             let stage = OnEventsStage(callbacks, disposed: disposed, downstream: downstream)
-            lifetime.observeEnded { stage.end() }
+            stage.enter(lifetime)
             starting?()
             self.startInstance(stage.receive, lifetime)
             started?()
@@ -159,8 +162,12 @@ extension SignalProducer {
 /// The producer stage of `on(…)`, one per start.
 ///
 /// The start can end on any thread (disposal) or from further down the chain while an event is
-/// being handled. If it ends before a terminal event came through, the callbacks run for
-/// `interrupted`; `disposed` always runs last, and no callback overlaps another.
+/// being handled. In a producer start's lifetime the stage is an interruption entry: if no source
+/// or stage above it does, it puts the interruption into the chain when the start is disposed of,
+/// through its mailbox. If the lifetime ends before a terminal event came through, the callbacks
+/// run for `interrupted`, unless a stage above that delivers on a scheduler holds the
+/// interruption: then the end waits for it. `disposed` always runs last, and no callback overlaps
+/// another.
 ///
 /// Events and the end enter one `Mailbox` with the `queueForOwner` policy: an end that comes in
 /// while an event is handled is left to that thread, which runs it as soon as the event is done
@@ -183,6 +190,13 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
     private var disposed: (() -> Void)?
     private var downstream: EventSink<Value, Error>?
     private var hasTerminated = false
+    /// `hasTerminated`, readable by the thread that runs the interruption entry.
+    private let hasSeenTerminal = Synchronization.Atomic<Bool>(false)
+    /// The lifetime has ended; `disposed` runs once the terminal event has come through.
+    private var hasEnded = false
+    /// Set in `enter(_:)`: the stream's lifetime, asked at the end whether a stage above holds
+    /// the interruption.
+    private var lifetime: Lifetime?
 
     @usableFromInline
     init(
@@ -203,6 +217,21 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
         mailbox.send(.event(event))
     }
 
+    /// Joins the stream's lifetime: becomes its interruption entry if it is a producer start's,
+    /// and ends when it ends. Called once, before the upstream starts.
+    @usableFromInline
+    func enter(_ lifetime: Lifetime) {
+        // Written before the entry can reach another thread.
+        self.lifetime = lifetime
+        _ = lifetime.setInterruptionEntry { [self] in
+            // Once a terminal event came through, nothing more comes from here.
+            if hasSeenTerminal.load(ordering: .acquiring) { return false }
+            receive(.interrupted)
+            return true
+        }
+        lifetime.observeEnded { [self] in end() }
+    }
+
     /// The start's lifetime has ended.
     @usableFromInline
     func end() {
@@ -214,10 +243,14 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
         case let .event(event):
             guard !hasTerminated else { return }
             hasTerminated = event.isTerminating
+            if hasTerminated { hasSeenTerminal.store(true, ordering: .releasing) }
             callbacks?.run(for: event)
             downstream?(event)
+            if hasTerminated, hasEnded { finish() }
         case .end:
-            finish()
+            hasEnded = true
+            // A stage above delivers the interruption on its scheduler: wait for it.
+            if hasTerminated || lifetime?.isInterruptionHeld != true { finish() }
         }
     }
 
@@ -225,6 +258,7 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
     private func finish() {
         if !hasTerminated {
             hasTerminated = true
+            hasSeenTerminal.store(true, ordering: .releasing)
             callbacks?.run(for: .interrupted)
             downstream?(.interrupted)
         }
@@ -233,6 +267,7 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
         callbacks = nil
         self.disposed = nil
         downstream = nil
+        lifetime = nil
         mailbox.close(.discardingAcceptedInputs)
         disposed?()
     }

@@ -16,7 +16,10 @@
 /// - values never cross a `@Sendable` boundary: the callbacks carry nothing.
 ///
 /// When the stream ends (terminal event delivered, or disposal), the queue is emptied and closed:
-/// callbacks still pending with the scheduler find nothing to do, and hold no value.
+/// callbacks still pending with the scheduler find nothing to do, and hold no value. A producer
+/// start disposed of before its terminal event was delivered is different (issue 16, as in
+/// ReactiveSwift): the values still queued are dropped, and `interrupted` is delivered on the
+/// scheduler.
 @usableFromInline
 final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
     // @unchecked Sendable: `state` is a `Locked`; `downstream` is only called by the one drain
@@ -28,6 +31,8 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
         @usableFromInline var isClosed = false
         /// A drain is scheduled or running: new events join its queue.
         @usableFromInline var drainScheduled = false
+        /// A disposed start's interruption is queued: nothing more is accepted.
+        @usableFromInline var isEnding = false
 
         @inlinable
         init() {}
@@ -39,19 +44,54 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline let state = Locked(State())
     @usableFromInline let downstream: EventSink<Value, Error>
     @usableFromInline let scheduler: Scheduler
+    /// The lifetime of the producer start this stage belongs to (`nil` on a signal): told when an
+    /// interruption is queued, so that the stages below wait for it.
+    @usableFromInline var startLifetime: Lifetime?
 
     @inlinable
     init(scheduler: Scheduler, downstream: @escaping EventSink<Value, Error>, lifetime: Lifetime) {
         self.scheduler = scheduler
         self.downstream = downstream
         let state = self.state
-        lifetime.observeEnded { Self.close(state) }
+        // In a producer start, the stage delivers the start's interruption on the scheduler.
+        // `startLifetime` is written before the entry can reach another thread.
+        startLifetime = lifetime
+        let isStart = lifetime.setInterruptionEntry(asynchronous: true) { [self] in
+            send(.interrupted)
+            return true
+        }
+        if isStart {
+            lifetime.observeEnded { [self] in interruptAtEnd() }
+        } else {
+            startLifetime = nil
+            lifetime.observeEnded { Self.close(state) }
+        }
+    }
+
+    /// A producer start's lifetime has ended: unless its terminal event has been delivered, drop
+    /// the values still queued and deliver `interrupted` on the scheduler (ReactiveSwift's
+    /// asynchronous operators do the same).
+    @usableFromInline
+    func interruptAtEnd() {
+        let (dropped, mustSchedule) = state.withLock { state -> (ContiguousArray<Signal<Value, Error>.Event?>, Bool) in
+            guard !state.isClosed, !state.isEnding else { return ([], false) }
+            state.isEnding = true
+            let dropped = state.events.removeAll()
+            state.events.append(.interrupted)
+            guard !state.drainScheduled else { return (dropped, false) }
+            state.drainScheduled = true
+            return (dropped, true)
+        }
+        // The dropped events are released here, after the lock.
+        _ = dropped
+        if mustSchedule { scheduleDrain() }
     }
 
     @inlinable
     static func close(_ state: Locked<State>) {
         let dropped = state.withLock { state in
             state.isClosed = true
+            state.isEnding = false
             return state.events.removeAll()
         }
         // The dropped events are released here, after the lock.
@@ -62,12 +102,13 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     func send(_ event: Signal<Value, Error>.Event) {
         let mustSchedule = state.withLock { state -> Bool in
-            guard !state.isClosed else { return false }
+            guard !state.isClosed, !state.isEnding else { return false }
             state.events.append(event)
             guard !state.drainScheduled else { return false }
             state.drainScheduled = true
             return true
         }
+        if case .interrupted = event { startLifetime?.holdInterruption() }
         if mustSchedule { scheduleDrain() }
     }
 

@@ -22,7 +22,10 @@ extension Signal.Event {
             !interval.isNaN && interval >= 0, "Rivulet: timeout(after:raising:on:): interval is \(interval); it must be 0 or more"
         )
         return { downstream, lifetime in
-            let stage = TimedStage<Value, Error, Value, F>(downstream: downstream, lifetime: lifetime) { stage, input in
+            // A disposed start is interrupted at once, as ReactiveSwift's per-start signal operator is.
+            let stage = TimedStage<Value, Error, Value, F>(
+                downstream: downstream, lifetime: lifetime, interruptingOn: nil
+            ) { stage, input in
                 switch input {
                 case let .upstream(event): stage.emit(convert(event))
                 case .timer: stage.emit(.failed(error))

@@ -63,7 +63,9 @@ extension Signal.Event {
     ) -> EventTransform<Value, Error, U, Error> {
         { downstream, lifetime in
             var state = LazyMapStateMachine<Value, Error>()
-            let stage = TimedStage<Value, Error, U, Error>(downstream: downstream, lifetime: lifetime) { stage, input in
+            let stage = TimedStage<Value, Error, U, Error>(
+                downstream: downstream, lifetime: lifetime, interruptingOn: scheduler
+            ) { stage, input in
                 let action: LazyMapStateMachine<Value, Error>.Action
                 switch input {
                 case let .upstream(event): action = state.receive(event)

@@ -101,8 +101,9 @@ private final class CallLog: Sendable {
             ])
     }
 
-    @Test func disposingAProducerStartRunsTheInterruptionCallbacks_P4() {
-        // Even for an upstream that never sends `interrupted` itself (a signal's producer).
+    @Test func disposingAProducerStartRunsTheInterruptionCallbacksBeforeTheObserver_P4() {
+        // Even for an upstream that never sends `interrupted` itself (a signal's producer): as in
+        // ReactiveSwift, the callbacks see the interruption first, then the observer (issue 16).
         let log = CallLog()
         let (signal, input) = Signal<Int, Never>.pipe()
         let disposable = loggedProducer(log)(signal.producer).start { log.add("observer \($0)") }
@@ -113,9 +114,37 @@ private final class CallLog: Sendable {
             log.all == [
                 "starting", "started",
                 "event VALUE 1", "value 1", "observer VALUE 1",
-                "observer INTERRUPTED",
-                "event INTERRUPTED", "interrupted", "terminated", "disposed",
+                "event INTERRUPTED", "interrupted", "terminated", "observer INTERRUPTED",
+                "disposed",
             ])
+    }
+
+    @Test func callbacksBelowObserveOnSeeADisposedStartsInterruptionOnTheScheduler_P4() {
+        // As in ReactiveSwift (issue 16): the interruption comes down the chain, so callbacks
+        // below a stage that delivers on a scheduler see it there, before the observer.
+        let scheduler = makeTestScheduler()
+        let log = CallLog()
+        let upstream = ManualProducer<Int, Never>()
+        let disposable = upstream.producer
+            .on(interrupted: { log.add("above") })
+            .observe(on: scheduler)
+            .on(interrupted: { log.add("below") }, disposed: { log.add("disposed") })
+            .start { log.add("observer \($0)") }
+        disposable.dispose()
+        #expect(log.all == ["above"])
+        scheduler.advance()
+        #expect(log.all == ["above", "below", "observer INTERRUPTED", "disposed"])
+    }
+
+    @Test func stackedCallbacksSeeADisposedStartsInterruptionFromTheSourceDown_P4() {
+        let log = CallLog()
+        let disposable = SignalProducer<Int, Never>.never
+            .on(interrupted: { log.add("upper") })
+            .map { $0 }
+            .on(interrupted: { log.add("lower") })
+            .start { log.add("observer \($0)") }
+        disposable.dispose()
+        #expect(log.all == ["upper", "lower", "observer INTERRUPTED"])
     }
 
     @Test func anOperatorFurtherDownEndingTheStartInterruptsUpstreamCallbacks() {

@@ -66,13 +66,20 @@ import Testing
         }
     }
 
-    @Test func disposalStopsUpstreamAndTheTimer_P4() {
+    @Test func disposalStopsUpstreamAndTheTimerAndInterruptsOnTheScheduler_P4() {
+        // As in ReactiveSwift (issue 16): the values collected are dropped, and the interruption
+        // is delivered on the scheduler.
         let scheduler = makeTestScheduler()
         let upstream = ManualProducer<Int, TestError>()
-        let disposable = upstream.producer.collect(every: .seconds(1), on: scheduler).start()
+        let recorder = EventRecorder<[Int], TestError>()
+        let disposable = upstream.producer.collect(every: .seconds(1), on: scheduler).start(recorder.observer)
+        upstream.send(.value(1))
         #expect(scheduler.pendingActionCount == 1)
         disposable.dispose()
         #expect(upstream.ends.value == 1)
+        #expect(recorder.events == [])
+        scheduler.advance()
+        #expect(recorder.events == [.interrupted])
         #expect(scheduler.pendingActionCount == 0)
     }
 

@@ -75,7 +75,9 @@ import Testing
         }
     }
 
-    @Test func disposalStopsUpstreamAndCancelsTheTimer_P4() {
+    @Test func disposalStopsUpstreamCancelsTheTimerAndInterruptsOnTheScheduler_P4() {
+        // As in ReactiveSwift (issue 16): the held value is dropped, and the interruption is
+        // delivered on the scheduler, without waiting for the interval.
         let scheduler = makeTestScheduler()
         let upstream = ManualProducer<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
@@ -84,8 +86,11 @@ import Testing
         #expect(scheduler.pendingActionCount == 1)
         disposable.dispose()
         #expect(upstream.ends.value == 1)
-        #expect(scheduler.pendingActionCount == 0)
+        #expect(scheduler.pendingActionCount == 1)
+        #expect(recorder.events == [])
+        scheduler.advance()
         #expect(recorder.events == [.interrupted])
+        #expect(scheduler.pendingActionCount == 0)
     }
 
     @Test func signalAndProducerAgree_P3() {

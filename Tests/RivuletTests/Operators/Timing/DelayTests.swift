@@ -48,19 +48,22 @@ import Testing
         #expect(scheduler.pendingActionCount == 0)
     }
 
-    @Test func disposalStopsUpstreamAndCancelsTimers_P4() {
+    @Test func disposalStopsUpstreamCancelsTimersAndInterruptsOnTheScheduler_P4() {
+        // As in ReactiveSwift (issue 16): the delayed values are dropped, and the interruption
+        // is delivered on the scheduler, without the delay.
         let scheduler = makeTestScheduler()
         let upstream = ManualProducer<Int, TestError>()
-        let recorder = EventRecorder<Int, TestError>()
+        let recorder = TimedRecorder<Int, TestError>(clock: scheduler)
         let disposable = upstream.producer.delay(1, on: scheduler).start(recorder.observer)
         upstream.send(.value(1))
         upstream.send(.value(2))
         #expect(scheduler.pendingActionCount == 2)
         disposable.dispose()
         #expect(upstream.ends.value == 1)
-        #expect(scheduler.pendingActionCount == 0)
+        #expect(scheduler.pendingActionCount == 1)
+        #expect(recorder.events == [])
         scheduler.run()
-        #expect(recorder.events == [.interrupted])
+        #expect(recorder.events == [Timed(0, .interrupted)])
     }
 
     @Test func signalAndProducerAgree_P3() {

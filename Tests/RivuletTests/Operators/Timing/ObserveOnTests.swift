@@ -63,6 +63,32 @@ import Testing
         #expect(recorder.events == [.interrupted])
     }
 
+    @Test func disposalDeliversTheInterruptionOnTheSchedulerAndDropsQueuedValues_P4() {
+        // As in ReactiveSwift (issue 16): nothing reaches the observer on the disposing thread.
+        let scheduler = makeTestScheduler()
+        let upstream = ManualProducer<Int, TestError>()
+        let recorder = EventRecorder<Int, TestError>()
+        let disposable = upstream.producer.observe(on: scheduler).start(recorder.observer)
+        upstream.send(.value(1))
+        upstream.send(.value(2))
+        disposable.dispose()
+        #expect(disposable.isDisposed)
+        #expect(recorder.events == [])
+        scheduler.advance()
+        #expect(recorder.events == [.interrupted])
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func disposalOfNeverThroughObserveOnInterruptsOnTheScheduler_P4() {
+        let scheduler = makeTestScheduler()
+        let recorder = EventRecorder<Int, Never>()
+        let disposable = SignalProducer<Int, Never>.never.observe(on: scheduler).start(recorder.observer)
+        disposable.dispose()
+        #expect(recorder.events == [])
+        scheduler.advance()
+        #expect(recorder.events == [.interrupted])
+    }
+
     @Test func nothingIsDeliveredAfterATerminalEvent_E1() {
         let scheduler = makeTestScheduler()
         let recorder = EventRecorder<Int, TestError>()

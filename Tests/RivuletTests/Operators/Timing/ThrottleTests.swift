@@ -61,7 +61,9 @@ import Testing
         }
     }
 
-    @Test func disposalStopsUpstreamAndCancelsTheTimer_P4() {
+    @Test func disposalStopsUpstreamDropsTheValueAndInterruptsOnTheScheduler_P4() {
+        // As in ReactiveSwift (issue 16): the value not yet delivered is dropped, and the
+        // interruption is delivered on the scheduler.
         let scheduler = makeTestScheduler()
         let upstream = ManualProducer<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
@@ -69,8 +71,10 @@ import Testing
         upstream.send(.value(1))
         disposable.dispose()
         #expect(upstream.ends.value == 1)
-        #expect(scheduler.pendingActionCount == 0)
+        #expect(recorder.events == [])
+        scheduler.advance()
         #expect(recorder.events == [.interrupted])
+        #expect(scheduler.pendingActionCount == 0)
     }
 
     @Test func signalAndProducerAgree_P3() {

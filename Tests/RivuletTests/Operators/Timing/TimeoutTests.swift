@@ -64,6 +64,22 @@ import Testing
         #expect(signalRecorder.events == [.value(1), .completed])
     }
 
+    @Test func disposalInterruptsAtOnceEvenBelowADelay_P4() {
+        // timeout is a per-start signal operator in ReactiveSwift: a disposed start is interrupted
+        // at once, even while a stage above holds the interruption for its scheduler.
+        let scheduler = makeTestScheduler()
+        let upstream = ManualProducer<Int, TestError>()
+        let recorder = EventRecorder<Int, TestError>()
+        let disposable = upstream.producer
+            .delay(1, on: scheduler)
+            .timeout(after: 5, raising: TestError(9), on: scheduler)
+            .start(recorder.observer)
+        disposable.dispose()
+        #expect(recorder.events == [.interrupted])
+        scheduler.run()
+        #expect(recorder.events == [.interrupted])
+    }
+
     @Test func disposalStopsUpstreamAndCancelsTheTimeout_P4() {
         let scheduler = makeTestScheduler()
         let upstream = ManualProducer<Int, TestError>()

@@ -67,16 +67,25 @@ import Testing
         #expect(recorder?.values.first != caller)
     }
 
-    @Test func disposalStopsUpstreamAndCancelsTheTransform_P4() {
+    @Test func disposalStopsUpstreamDropsTheTransformAndInterruptsOnTheScheduler_P4() {
+        // As in ReactiveSwift (issue 16): the pending value is dropped, and the interruption is
+        // delivered on the scheduler.
         let scheduler = makeTestScheduler()
         let upstream = ManualProducer<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
-        let disposable = upstream.producer.lazyMap(on: scheduler) { $0 }.start(recorder.observer)
+        let transformed = Counter()
+        let disposable = upstream.producer.lazyMap(on: scheduler) { value -> Int in
+            transformed.increment()
+            return value
+        }.start(recorder.observer)
         upstream.send(.value(1))
         disposable.dispose()
         #expect(upstream.ends.value == 1)
-        #expect(scheduler.pendingActionCount == 0)
+        #expect(recorder.events == [])
+        scheduler.advance()
         #expect(recorder.events == [.interrupted])
+        #expect(transformed.value == 0)
+        #expect(scheduler.pendingActionCount == 0)
     }
 
     @Test func signalAndProducerAgree_P3() {

@@ -84,6 +84,20 @@ import Testing
         )
     }
 
+    @Test func materializeDeliversTheInterruptionOfADisposedStartAsAValue_P4() {
+        // As in ReactiveSwift (issue 16): the interruption comes down from the source, so
+        // materialize sends it as a value, then is interrupted.
+        let upstream = ManualProducer<Int, TestError>()
+        let recorder = EventRecorder<Signal<Int, TestError>.Event, Never>()
+        let disposable = upstream.producer.materialize().start(recorder.observer)
+        upstream.send(.value(1))
+        disposable.dispose()
+        #expect(recorder.events == [.value(.value(1)), .value(.interrupted), .interrupted])
+        let never = EventRecorder<Signal<Int, Never>.Event, Never>()
+        SignalProducer<Int, Never>.never.materialize().start(never.observer).dispose()
+        #expect(never.events == [.value(.interrupted), .interrupted])
+    }
+
     @Test func disposalStopsTheUpstream_P4() {
         expectDisposalStopsUpstream((Int, TestError).self, signal: { $0.materialize() }, producer: { $0.materialize() })
         expectDisposalStopsUpstream(
