@@ -137,8 +137,9 @@ struct DeliveryState<Value, Error: Swift.Error> {
             return .done
         }
         if event.isTerminating, owner != .none {
-            // Never waits: delivered after everything already accepted (by the owner, or by the
-            // threads waiting for the turn).
+            // Never waits: delivered by the owner after the event it is delivering and the events
+            // it queued itself. Values that other threads are still waiting to send are refused
+            // (ReactiveSwift's rule: a terminal event overtakes every value not yet delivered).
             lifecycle = .terminalPending(event)
             turn.acceptedTerminal = true
             return .done
@@ -168,10 +169,13 @@ struct DeliveryState<Value, Error: Swift.Error> {
         applyPendingChanges(into: &turn)
         switch lifecycle {
         case .alive, .terminalPending:
-            // Accepted before any terminal event, so it is delivered before it.
+            // Handed the turn before any terminal event was sent, so it is delivered before it.
             return .deliver
         case .terminated:
-            // Disposed of silently while this thread waited: nobody can receive the value.
+            // A terminal event overtook it, or the signal was disposed of silently, while this
+            // thread waited: nobody can receive the value. It is released after the lock (O7).
+            turn.refusedAfter = ending
+            turn.discardedEvents.append(turn.event)
             turn.event = nil
             return nextStep(on: thread, owner: &owner, turn: &turn)
         }
@@ -193,13 +197,14 @@ struct DeliveryState<Value, Error: Swift.Error> {
             turn.event = event
             return .deliver
         }
-        if mailbox.waiters > 0 {
-            return passTurn(owner: &owner, turn: &turn)
-        }
         if case let .terminalPending(event) = lifecycle {
+            // Before the threads waiting for the turn: their values are refused once they wake.
             turn.event = event
             commitTermination(into: &turn)
             return .terminate
+        }
+        if mailbox.waiters > 0 {
+            return passTurn(owner: &owner, turn: &turn)
         }
         owner = .none
         return .done

@@ -67,6 +67,9 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             turn.turnstile.unsafelyUnwrapped.wait()
             turn.turnstile = nil
             action = storage.withTurnLock { $0.resumeAfterWaiting(on: thread, owner: &$1, turn: &turn) }
+            if turn.refusedAfter != .none {
+                SignalAudit.eventDroppedAfterTerminal(event, afterInterruption: turn.refusedAfter == .interrupted, by: storage)
+            }
         }
         runTurn(action, on: thread, turn: &turn)
     }

@@ -241,6 +241,27 @@ import Testing
         #expect(threads.last == secondThread.withLock { $0 })
     }
 
+    @Test("E1 a terminal event sent during a delivery overtakes the values other threads wait to send, as in ReactiveSwift")
+    func E1_aTerminalEventOvertakesValuesWaitingForTheTurn() {
+        let (signal, input) = IntSignal.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        let (insideFirst, releaseFirst) = Self.blockDelivery(of: 1, on: signal)
+        signal.observe(recorder.observer)
+        Thread { input.send(value: 1) }.start()
+        insideFirst.wait()
+        let secondReturned = DispatchSemaphore(value: 0)
+        Thread {
+            input.send(value: 2)
+            secondReturned.signal()
+        }.start()
+        let waiting: @Sendable () -> Int = { signal.core.storage.withTurnLock { state, _ in state.mailbox.waiters } }
+        withWatchdog { while waiting() == 0 { usleep(1_000) } }
+        input.sendInterrupted()
+        releaseFirst.signal()
+        #expect(secondReturned.wait(timeout: .now() + 10) == .success)
+        #expect(recorder.events == [.value(1), .interrupted], "the waiting value is refused, not delivered first")
+    }
+
     @Test("E7 a terminal event from another thread does not wait; it is delivered after the current event")
     func E7_terminalFromAnotherThreadDoesNotBlock() {
         let (signal, input) = IntSignal.pipe()
