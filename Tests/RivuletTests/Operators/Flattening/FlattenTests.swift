@@ -41,7 +41,7 @@ import Testing
         #expect(inner.ended == 1)
     }
 
-    @Test(arguments: allFlattenStrategies, Via.allCases)
+    @Test(arguments: strategiesThatOutliveAnInner, Via.allCases)
     func innerInterruptionIsIgnored_E4(strategy: FlattenStrategy, via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
         let first = ControlledProducer<Int, TestError>()
@@ -79,7 +79,22 @@ import Testing
         #expect(recorder.terminalCount <= 1)
     }
 
-    @Test(arguments: allFlattenStrategies, Via.allCases)
+    @Test(arguments: [FlattenStrategy.race, .throttle], Via.allCases)
+    func aRaceOrThrottleForwardsItsInnersInterruption(strategy: FlattenStrategy, via: Via) {
+        // Their output is one inner stream's events, so its interruption is the output's, as in
+        // ReactiveSwift; a later inner stream is not started.
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let first = ControlledProducer<Int, TestError>()
+        let later = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, strategy, via: via)
+        input.send(value: first.producer)
+        first.send(.interrupted)
+        input.send(value: later.producer)
+        #expect(recorder.events == [.interrupted])
+        #expect(later.starts == 0)
+    }
+
+    @Test(arguments: strategiesThatOutliveAnInner, Via.allCases)
     func anInnerSignalThatHasAlreadyTerminatedIsSkipped_S3_E4(strategy: FlattenStrategy, via: Via) {
         let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
         let (dead, deadInput) = Signal<Int, TestError>.pipe()
@@ -452,25 +467,46 @@ import Testing
         #expect(recorder.events == [.completed])
     }
 
-    @Test func anInterruptedContenderDoesNotWin_E4() {
+    @Test(arguments: Via.allCases)
+    func anInterruptionAsTheFirstEventWinsTheRaceAndInterrupts(via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
         let a = ControlledProducer<Int, TestError>()
         let b = ControlledProducer<Int, TestError>()
-        let (recorder, _) = flattened(outer, .race, via: .signal)
+        let (recorder, _) = flattened(outer, .race, via: via)
         input.send(value: a.producer)
         input.send(value: b.producer)
         a.send(.interrupted)
-        #expect(b.ended == 0)
-        b.send(value: 1)
-        b.sendCompleted()
-        input.sendCompleted()
-        #expect(recorder.events == [.value(1), .completed])
+        #expect(recorder.events == [.interrupted], "as in ReactiveSwift, any first event wins")
+        #expect(b.ended == 1)
+    }
+
+    @Test(arguments: Via.allCases)
+    func theWinnersInterruptionInterrupts(via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let a = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .race, via: via)
+        input.send(value: a.producer)
+        a.send(value: 1)
+        a.send(.interrupted)
+        #expect(recorder.events == [.value(1), .interrupted])
     }
 }
 
 // MARK: - .throttle
 
 @Suite struct FlattenThrottleTests {
+    @Test(arguments: Via.allCases)
+    func theRunningInnersInterruptionInterrupts(via: Via) {
+        let (outer, input) = Signal<IntProducer, TestError>.pipe()
+        let a = ControlledProducer<Int, TestError>()
+        let (recorder, _) = flattened(outer, .throttle, via: via)
+        input.send(value: a.producer)
+        a.send(value: 1)
+        a.send(.interrupted)
+        input.send(value: SignalProducer(value: 2))
+        #expect(recorder.events == [.value(1), .interrupted], "as in ReactiveSwift")
+    }
+
     @Test(arguments: Via.allCases)
     func dropsInnersWhileOneIsRunning(via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
