@@ -6,21 +6,26 @@ import Synchronization
 /// Members are disposed of in the order they were added, outside the internal lock.
 public final class CompositeDisposable: Disposable {
     private struct State {
-        /// `nil` once the composite is disposed of.
+        /// `nil` once the composite is disposed of. A producer start's leading interruption, if
+        /// any, is first, under `leadingKey`.
         var members: [(key: UInt64, disposable: Disposable)]? = []
+        /// The next key in the low bits, and a producer start's flags in the top three (one word,
+        /// so that a composite is no bigger for them).
         var nextKey: UInt64 = 0
-        /// Whether the composite is a producer start's resources, which may lead with an
-        /// interruption (see `setLeadingInterruption`).
-        var acceptsLeadingInterruption = false
-        /// Runs first when the composite is disposed of: interrupts a start's fused chain at its
-        /// top, and tells whether the interruption is on its way down (its source still runs).
-        var leadingInterruption: (@Sendable () -> Bool)?
-        /// Whether a stage of the start delivers on a scheduler: it then delivers the
-        /// interruption itself, there, when the start is disposed of.
-        var hasAsynchronousStage = false
-        /// Whether such a stage has received the interruption and will deliver it later.
-        var interruptionIsHeld = false
     }
+
+    /// `nextKey`'s flag: the composite is a producer start's resources, which may lead with an
+    /// interruption (see `setLeadingInterruption`).
+    private static var acceptsLeadingInterruptionFlag: UInt64 { 1 << 63 }
+    /// `nextKey`'s flag: a stage of the start delivers on a scheduler, and so delivers the
+    /// interruption itself, there, when the start is disposed of.
+    private static var hasAsynchronousStageFlag: UInt64 { 1 << 62 }
+    /// `nextKey`'s flag: such a stage has received the interruption and will deliver it later.
+    private static var interruptionIsHeldFlag: UInt64 { 1 << 61 }
+    /// The bits of `nextKey` that count keys.
+    private static var keyMask: UInt64 { (1 << 61) - 1 }
+    /// The key of the leading interruption, which no member reaches.
+    private static var leadingKey: UInt64 { keyMask }
 
     private let state: Locked<State>
     /// Mirrors `state.members == nil` so that `isDisposed` (which producers check before every
@@ -38,9 +43,7 @@ public final class CompositeDisposable: Disposable {
     /// interruption.
     @usableFromInline
     init(leadingWithInterruption: Void) {
-        var initial = State()
-        initial.acceptsLeadingInterruption = true
-        state = Locked(initial)
+        state = Locked(State(members: [], nextKey: Self.acceptsLeadingInterruptionFlag))
     }
 
     /// A composite holding `disposables`.
@@ -63,7 +66,7 @@ public final class CompositeDisposable: Disposable {
         guard let disposable else { return nil }
         let key: UInt64? = state.withLock { state in
             guard state.members != nil else { return nil }
-            let key = state.nextKey
+            let key = state.nextKey & Self.keyMask
             state.nextKey += 1
             state.members!.append((key, disposable))
             return key
@@ -110,38 +113,42 @@ public final class CompositeDisposable: Disposable {
     /// output up, so the stage nearest the source sets it last). Only a producer start's resources
     /// accept one (`init(leadingWithInterruption:)`).
     ///
-    /// - Returns: `false` if the composite does not accept one or is already disposed of; then
-    ///   `interruption` is not kept and will not run.
-    ///
     /// - Parameter asynchronous: Whether the stage setting it delivers on a scheduler (and so
     ///   delivers the interruption there, whichever entry runs).
+    /// - Returns: `false` if the composite does not accept one or is already disposed of; then
+    ///   `interruption` is not kept and will not run.
     func setLeadingInterruption(
         _ interruption: @escaping @Sendable () -> Bool,
         asynchronous: Bool
     ) -> Bool {
-        let replaced: (@Sendable () -> Bool)?? = state.withLock { state in
-            guard state.acceptsLeadingInterruption, state.members != nil else { return .none }
-            defer {
-                state.leadingInterruption = interruption
-                if asynchronous { state.hasAsynchronousStage = true }
+        let leading = LeadingInterruption(interruption)
+        let replaced: Disposable?? = state.withLock { state in
+            guard state.nextKey & Self.acceptsLeadingInterruptionFlag != 0, state.members != nil else { return .none }
+            if asynchronous { state.nextKey |= Self.hasAsynchronousStageFlag }
+            if state.members!.first?.key == Self.leadingKey {
+                defer { state.members![0].disposable = leading }
+                return .some(state.members![0].disposable)
             }
-            return .some(state.leadingInterruption)
+            state.members!.insert((Self.leadingKey, leading), at: 0)
+            return .some(nil)
         }
         // The replaced interruption (and the stage it captures) is released here, after the lock.
         return replaced != nil
     }
 
     /// Whether this composite accepts a leading interruption (it is a producer start's resources).
-    var acceptsLeadingInterruption: Bool { state.withLock { $0.acceptsLeadingInterruption } }
+    var acceptsLeadingInterruption: Bool {
+        state.withLock { $0.nextKey & Self.acceptsLeadingInterruptionFlag != 0 }
+    }
 
     /// Records that a stage delivering on a scheduler has received the interruption and will
     /// deliver it later (the stages below it wait for it).
     func holdInterruption() {
-        state.withLock { $0.interruptionIsHeld = true }
+        state.withLock { $0.nextKey |= Self.interruptionIsHeldFlag }
     }
 
     /// Whether a stage delivering on a scheduler has received the interruption.
-    var isInterruptionHeld: Bool { state.withLock { $0.interruptionIsHeld } }
+    var isInterruptionHeld: Bool { state.withLock { $0.nextKey & Self.interruptionIsHeldFlag != 0 } }
 
     /// Disposes of the composite: the leading interruption first, then the members in order.
     ///
@@ -150,18 +157,37 @@ public final class CompositeDisposable: Disposable {
     ///   a stage of the start delivers it on a scheduler.
     @usableFromInline
     func disposeAfterLeadingInterruption() -> Bool {
-        let (leading, members, wasDisposed) = state.withLock { state in
-            defer {
-                state.members = nil
-                state.leadingInterruption = nil
-            }
+        // No stage can join once `members` is `nil`, so the flags are final here.
+        let (members, flags) = state.withLock { state in
+            defer { state.members = nil }
             disposed.store(true, ordering: .releasing)
-            return (state.leadingInterruption, state.members, state.members == nil)
+            return (state.members, state.nextKey)
         }
-        if wasDisposed { return false }
-        let interruptionIsOnItsWay = leading?() ?? false
-        members?.forEach { $0.disposable.dispose() }
-        return !interruptionIsOnItsWay && !state.withLock { $0.hasAsynchronousStage }
+        guard let members else { return false }
+        var interruptionIsOnItsWay = false
+        for (key, disposable) in members {
+            if key == Self.leadingKey, let leading = disposable as? LeadingInterruption {
+                interruptionIsOnItsWay = leading.interrupt()
+            } else {
+                disposable.dispose()
+            }
+        }
+        return !interruptionIsOnItsWay && flags & Self.hasAsynchronousStageFlag == 0
+    }
+
+    /// A producer start's leading interruption, kept as the composite's first member.
+    private final class LeadingInterruption: Disposable {
+        let interrupt: @Sendable () -> Bool
+
+        init(_ interrupt: @escaping @Sendable () -> Bool) {
+            self.interrupt = interrupt
+        }
+
+        var isDisposed: Bool { false }
+
+        func dispose() {
+            _ = interrupt()
+        }
     }
 
     private func remove(_ key: UInt64) {

@@ -50,6 +50,21 @@ func probe_profile_start() {
 if CommandLine.arguments.contains("profile-start") { probe_profile_start() }
 
 @inline(never)
+func probe_profile_dispose() {
+    // For `valgrind --tool=callgrind`: start a start-handler producer through map, then dispose
+    // of the start while it runs (issue 16: the interruption goes down the chain).
+    let sink = Sink()
+    let running = SignalProducer<Int, Never> { observer, _ in observer.send(value: 1) }
+        .map { (value: Int) in value &* 2 }
+    for _ in 0..<modeCount(10_000) {
+        running.start { event in if case let .value(value) = event { sink.total &+= value } }.dispose()
+    }
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+if CommandLine.arguments.contains("profile-dispose") { probe_profile_dispose() }
+
+@inline(never)
 func probe_flatmap_allocs() {
     // Allocations per inner stream of flatMap(.latest), inner producers of 5 values.
     let sink = Sink()
