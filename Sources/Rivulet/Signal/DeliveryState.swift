@@ -46,6 +46,11 @@ struct DeliveryState<Value, Error: Swift.Error> {
     /// How the signal ended, if it ended with an event: a later send is then a sender's bug
     /// (unless it lost a race), which `SignalAudit` can report. Fills padding too.
     @usableFromInline var ending = Ending.none
+    /// Whether releasing the last input observer interrupts the signal: true for `Signal.init`
+    /// and `pipe()`, false for a producer's start handler (ReactiveSwift's rule: only a terminal
+    /// event or disposal ends a start). Set when the core is made and never changed, so it is read
+    /// without the lock. Fills padding too.
+    @usableFromInline var interruptsWhenInputIsReleased = true
 
     /// How a signal ended (`none` also after a silent disposal: nobody can observe it any more, so
     /// a later send is nobody's concern).
@@ -67,8 +72,9 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @usableFromInline var resources: (any Disposable)?
 
     @inlinable
-    init(resources: (any Disposable)?) {
+    init(resources: (any Disposable)?, interruptsWhenInputIsReleased: Bool = true) {
         self.resources = resources
+        self.interruptsWhenInputIsReleased = interruptsWhenInputIsReleased
     }
 
     /// Whether an uncontended send must not bypass the lock: something waits for the owner's

@@ -20,16 +20,12 @@ extension Signal {
         @usableFromInline let action: Action
         /// Set for the input observer of a signal.
         @usableFromInline let inputOf: SignalCore<Value, Error>?
-        /// Whether releasing this input observer interrupts its signal: true for a signal's
-        /// generator and pipe input, false for a producer's, whose start's disposal ends it.
-        @usableFromInline let interruptsOnDeinit: Bool
 
         /// An observer that runs `action` for every event.
         @inlinable
         public init(_ action: @escaping Action) {
             self.action = action
             inputOf = nil
-            interruptsOnDeinit = false
             super.init()
         }
 
@@ -60,19 +56,20 @@ extension Signal {
             }
         }
 
-        /// The input observer of a signal. With `interruptsOnDeinit`, the last reference to it
-        /// going away interrupts the signal, since nobody can send any more.
+        /// The input observer of a signal. Unless the core was made for a producer's start, the
+        /// last reference to it going away interrupts the signal, since nobody can send any more.
         @inlinable
-        init(core: SignalCore<Value, Error>, interruptsOnDeinit: Bool = true) {
+        init(core: SignalCore<Value, Error>) {
             // Never called: `send` goes to the core directly, specialised in the caller.
             action = { _ in }
             inputOf = core
-            self.interruptsOnDeinit = interruptsOnDeinit
             super.init()
         }
 
         deinit {
-            if interruptsOnDeinit { inputOf?.send(.interrupted) }
+            // The flag lives in the core (set once, when it is made), not here: an input observer
+            // stays at 40 bytes.
+            if let core = inputOf, core.interruptsWhenInputIsReleased { core.send(.interrupted) }
         }
 
         /// Sends `event`: runs the observer's closure, or delivers it on the observer's signal.

@@ -14,9 +14,13 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline let storage: SignalStorage<Value, Error>
 
     @inlinable
-    init(resources: (any Disposable)?) {
-        storage = SignalStorage.make(resources: resources)
+    init(resources: (any Disposable)?, interruptsWhenInputIsReleased: Bool = true) {
+        storage = SignalStorage.make(resources: resources, interruptsWhenInputIsReleased: interruptsWhenInputIsReleased)
     }
+
+    /// Whether releasing the signal's last input observer interrupts it (see `DeliveryState`).
+    @inlinable
+    var interruptsWhenInputIsReleased: Bool { storage.interruptsWhenInputIsReleased() }
 
     @inlinable
     init(storage: SignalStorage<Value, Error>) {

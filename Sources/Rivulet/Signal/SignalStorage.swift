@@ -18,9 +18,16 @@ extension DeliveryState: MailboxGuardedState {
 
 extension MailboxStorage {
     @inlinable
-    static func make<Value, Error>(resources: (any Disposable)?) -> MailboxStorage
+    static func make<Value, Error>(resources: (any Disposable)?, interruptsWhenInputIsReleased: Bool = true) -> MailboxStorage
     where State == DeliveryState<Value, Error> {
-        make(DeliveryState(resources: resources))
+        make(DeliveryState(resources: resources, interruptsWhenInputIsReleased: interruptsWhenInputIsReleased))
+    }
+
+    /// `DeliveryState.interruptsWhenInputIsReleased`, read without the lock: it is written only
+    /// while the storage is made, before any other thread can see it.
+    @inlinable
+    func interruptsWhenInputIsReleased<Value, Error>() -> Bool where State == DeliveryState<Value, Error> {
+        withUnsafeMutablePointerToHeader { $0.pointee.interruptsWhenInputIsReleased }
     }
 
     /// Delivers `event` to every attached observer, on the turn's owner, with no lock held (O7).

@@ -47,11 +47,11 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
         self = .fused({ downstream, lifetime in
             // A signal core serializes the handler's sends before they reach the operator chain.
-            let core = SignalCore<Value, Error>(resources: nil)
+            let core = SignalCore<Value, Error>(resources: nil, interruptsWhenInputIsReleased: false)
             core.observeUntilEnd(Signal.Observer(downstream))
             // Releasing the observer does not end the start (ReactiveSwift's rule): work that
             // keeps only its lifetime, such as a timer added to it, goes on until disposal.
-            let input = Signal<Value, Error>.Observer(core: core, interruptsOnDeinit: false)
+            let input = Signal<Value, Error>.Observer(core: core)
             // When the start ends, nothing the handler still sends may reach the chain. Disposal
             // interrupts the chain here, at its top, through the core (serial with the handler's
             // sends), before any stage below sees the end of the lifetime (issue 16).
