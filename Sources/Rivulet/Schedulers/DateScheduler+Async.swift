@@ -5,47 +5,84 @@ import FoundationEssentials
 import Foundation
 #endif
 
+// `sleep` runs on its caller's actor (`nonisolated(nonsending)`, Swift 6.2 and later): a task on the
+// main actor schedules its wake-up there and resumes there, so `TestScheduler`'s async `advance`,
+// which runs on the main actor as in ReactiveSwift, lets it run to its next `sleep` before moving
+// time on, in a fixed order. The modifier cannot be wrapped in `#if` on its own, hence two copies
+// of these one-line entry points.
+#if compiler(>=6.2)
 extension DateScheduler {
     /// Suspends the calling task until the scheduler's clock has moved on by `interval`.
     ///
-    /// On a `TestScheduler` the task resumes when the test advances virtual time that far.
+    /// On a `TestScheduler` the task resumes when the test advances virtual time that far. The
+    /// sleep runs on the caller's actor: a task on the main actor schedules its wake-up and
+    /// resumes there.
     ///
     /// - Parameters:
-    ///   - interval: How long to sleep. With `.never` the task sleeps until it is cancelled.
-    /// - Throws: `CancellationError` as soon as the task is cancelled, before or during the sleep.
-    public func sleep(for interval: DispatchTimeInterval) async throws {
-        let relative = self as? any RelativeDateScheduler
-        if interval.isNever {
-            try await suspend(reportingTo: nil) { _ in nil }
-        } else if let relative {
-            try await suspend(reportingTo: relative) { resume in relative.schedule(after: interval, action: resume) }
-        } else {
-            let date = currentDate.addingTimeInterval(interval)
-            try await suspend(reportingTo: nil) { resume in schedule(after: date, action: resume) }
-        }
+    ///   - interval: How long to sleep: 0 or more (precondition). With `.never` the task sleeps
+    ///     until it is cancelled.
+    ///   - leeway: How late the wake-up may be: 0 or more (precondition). Rivulet's schedulers
+    ///     wake a sleeping task on time, so they do not need it.
+    /// - Throws: `CancellationError` if the task is cancelled before or during the sleep (at
+    ///   once), or by the time it wakes up.
+    public nonisolated(nonsending) func sleep(
+        for interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval = .seconds(0)
+    ) async throws {
+        try await sleep(isolation: #isolation, for: interval, leeway: leeway, api: "DateScheduler.sleep(for:leeway:)")
     }
 
     /// Suspends the calling task until the scheduler's clock has moved on by `interval` seconds.
     ///
     /// - Parameters:
-    ///   - interval: How long to sleep, in seconds. `.infinity` sleeps until cancelled.
-    /// - Throws: `CancellationError` as soon as the task is cancelled, before or during the sleep.
-    public func sleep(for interval: TimeInterval) async throws {
-        try await sleep(for: DispatchTimeInterval(seconds: interval))
+    ///   - interval: How long to sleep, in seconds: 0 or more (precondition). `.infinity` sleeps
+    ///     until cancelled.
+    ///   - leeway: How late the wake-up may be: 0 or more (precondition).
+    /// - Throws: `CancellationError` if the task is cancelled before, during or by the end of the
+    ///   sleep.
+    public nonisolated(nonsending) func sleep(
+        for interval: TimeInterval,
+        leeway: DispatchTimeInterval = .seconds(0)
+    ) async throws {
+        try await sleep(isolation: #isolation, forSeconds: interval, leeway: leeway)
     }
 
     /// Suspends the calling task until the scheduler's clock reaches `date`.
     ///
     /// A date that has already passed still goes through the scheduler once (on a `TestScheduler`,
-    /// the task resumes on the next `advance()`).
+    /// the task resumes on the next `advance()`); ReactiveSwift stops with a precondition failure
+    /// there instead.
     ///
-    /// - Throws: `CancellationError` as soon as the task is cancelled, before or during the sleep.
-    public func sleep(until date: Date) async throws {
-        try await suspend(reportingTo: self as? any RelativeDateScheduler) { resume in
-            schedule(after: date, action: resume)
-        }
+    /// - Parameters:
+    ///   - date: When to wake up.
+    ///   - leeway: How late the wake-up may be: 0 or more (precondition).
+    /// - Throws: `CancellationError` if the task is cancelled before, during or by the end of the
+    ///   sleep.
+    public nonisolated(nonsending) func sleep(until date: Date, leeway: DispatchTimeInterval = .seconds(0)) async throws {
+        try await sleep(isolation: #isolation, until: date, leeway: leeway)
+    }
+}
+#else
+extension DateScheduler {
+    /// Suspends the calling task until the scheduler's clock has moved on by `interval` (see the
+    /// Swift 6.2 form; before Swift 6.2 the sleep runs on the global executor).
+    public func sleep(for interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) async throws {
+        try await sleep(isolation: #isolation, for: interval, leeway: leeway, api: "DateScheduler.sleep(for:leeway:)")
     }
 
+    /// Suspends the calling task until the scheduler's clock has moved on by `interval` seconds.
+    public func sleep(for interval: TimeInterval, leeway: DispatchTimeInterval = .seconds(0)) async throws {
+        try await sleep(isolation: #isolation, forSeconds: interval, leeway: leeway)
+    }
+
+    /// Suspends the calling task until the scheduler's clock reaches `date`.
+    public func sleep(until date: Date, leeway: DispatchTimeInterval = .seconds(0)) async throws {
+        try await sleep(isolation: #isolation, until: date, leeway: leeway)
+    }
+}
+#endif
+
+extension DateScheduler {
     /// A stream of the scheduler's date, once every `interval`, starting one interval from now.
     ///
     /// The timer is scheduled when the stream is created and stops when the consumer stops
@@ -54,20 +91,13 @@ extension DateScheduler {
     ///
     /// - Parameters:
     ///   - interval: The time between ticks; positive and not `.never` (precondition).
-    ///   - leeway: How late a tick may be; `nil` means 10% of the interval.
-    public func timer(interval: DispatchTimeInterval, leeway: DispatchTimeInterval? = nil) -> AsyncStream<Date> {
+    ///   - leeway: How late a tick may be: 0 or more (precondition); none by default.
+    public func timer(interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) -> AsyncStream<Date> {
         _ = interval.checkedRepeatInterval(for: "DateScheduler.timer(interval:leeway:)")
-        let leeway = leeway ?? interval * 0.1
+        checkLeeway(leeway, for: "DateScheduler.timer(interval:leeway:)")
         return AsyncStream { continuation in
-            let tick: @Sendable () -> Void = { [self] in
+            let disposable = schedule(after: interval, interval: interval, leeway: leeway) { [self] in
                 continuation.yield(currentDate)
-            }
-            let disposable: Disposable?
-            if let relative = self as? any RelativeDateScheduler {
-                disposable = relative.schedule(after: interval, interval: interval, leeway: leeway, action: tick)
-            } else {
-                disposable = schedule(
-                    after: currentDate.addingTimeInterval(interval), interval: interval, leeway: leeway, action: tick)
             }
             continuation.onTermination = { _ in
                 disposable?.dispose()
@@ -75,26 +105,88 @@ extension DateScheduler {
         }
     }
 
+    private func checkLeeway(_ leeway: DispatchTimeInterval, for api: String) {
+        precondition((leeway.nanosecondCount ?? .max) >= 0, "Rivulet: \(api): leeway is \(leeway); it must be 0 or more")
+    }
+
+    /// `sleep(for:leeway:)` on the caller's actor.
+    private func sleep(
+        isolation: isolated (any Actor)?,
+        for interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval,
+        api: String
+    ) async throws {
+        precondition((interval.nanosecondCount ?? .max) >= 0, "Rivulet: \(api): interval is \(interval); it must be 0 or more")
+        checkLeeway(leeway, for: api)
+        if interval.isNever {
+            try await suspend(isolation: isolation, reportingTo: nil) { _ in nil }
+        } else if let relative = self as? any RelativeDateScheduler {
+            try await suspend(isolation: isolation, reportingTo: relative) { resume in
+                relative.schedule(after: interval, action: resume)
+            }
+        } else {
+            let date = currentDate + interval
+            try await suspend(isolation: isolation, reportingTo: nil) { resume in schedule(after: date, action: resume) }
+        }
+    }
+
+    /// `sleep(for:leeway:)` in seconds, on the caller's actor.
+    private func sleep(
+        isolation: isolated (any Actor)?,
+        forSeconds seconds: TimeInterval,
+        leeway: DispatchTimeInterval
+    ) async throws {
+        let api = "DateScheduler.sleep(for:leeway:)"
+        precondition(seconds >= 0, "Rivulet: \(api): interval is \(seconds) s; it must be 0 or more")
+        try await sleep(isolation: isolation, for: DispatchTimeInterval(seconds: seconds), leeway: leeway, api: api)
+    }
+
+    /// `sleep(until:leeway:)` on the caller's actor.
+    private func sleep(isolation: isolated (any Actor)?, until date: Date, leeway: DispatchTimeInterval) async throws {
+        checkLeeway(leeway, for: "DateScheduler.sleep(until:leeway:)")
+        try await suspend(isolation: isolation, reportingTo: self as? any RelativeDateScheduler) { resume in
+            schedule(after: date, action: resume)
+        }
+    }
+
     /// Suspends until the action passed to `start` runs, or throws `CancellationError` when the
     /// task is cancelled. `start` schedules that action and returns the disposable that cancels it.
+    /// The task stays on `isolation` throughout, and resumes there.
     ///
-    /// `tracker`, if any, hears when the action resumes the task and when the task runs again.
+    /// `tracker`, if any, hears when the task starts sleeping, when the action resumes it and when
+    /// it runs again.
     private func suspend(
+        isolation: isolated (any Actor)?,
         reportingTo tracker: (any RelativeDateScheduler)?,
         _ start: (_ resume: @escaping @Sendable () -> Void) -> Disposable?
     ) async throws {
+        let sleeper = tracker.map { tracker in
+            let sleeper = SleepingTask(
+                task: withUnsafeCurrentTask { $0?.hashValue } ?? 0,
+                onMainActor: isolation.map { $0 === MainActor.shared } ?? false)
+            tracker.sleeperWillSleep(sleeper)
+            return sleeper
+        }
         let sleep = Sleep()
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            // Passing `isolation` explicitly also makes this closure capture it, which keeps it on
+            // the caller's actor: without that, it would be nonisolated and the wake-up would be
+            // scheduled from the global executor, racing the main actor's `advance`.
+            try await withCheckedThrowingContinuation(isolation: isolation) {
+                (continuation: CheckedContinuation<Void, any Error>) in
                 guard sleep.wait(with: continuation) else {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
                 let disposable = start {
                     // Announce the resumption before it happens: the task may run at once.
-                    tracker?.sleeperWillResume()
-                    if !sleep.finish() {
-                        tracker?.sleeperDidResume()
+                    if let tracker, let sleeper {
+                        tracker.sleeperWillResume(sleeper)
+                        if !sleep.finish() {
+                            tracker.sleeperDidResume(sleeper, running: false)
+                        }
+                    } else {
+                        sleep.finish()
                     }
                 }
                 sleep.hold(disposable)
@@ -102,8 +194,12 @@ extension DateScheduler {
         } onCancel: {
             sleep.cancel()
         }
-        // Only `finish()` resumes without an error, so this balances its `sleeperWillResume()`.
-        tracker?.sleeperDidResume()
+        // Only `finish()` resumes without an error, so this balances its `sleeperWillResume`.
+        if let tracker, let sleeper {
+            tracker.sleeperDidResume(sleeper, running: true)
+        }
+        // As in ReactiveSwift, a task cancelled by the time it wakes up ends its sleep with an error.
+        try Task.checkCancellation()
     }
 }
 

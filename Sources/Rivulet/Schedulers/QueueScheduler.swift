@@ -20,19 +20,38 @@ public final class QueueScheduler: DateScheduler {
     /// The current wall-clock date.
     public var currentDate: Date { Date() }
 
+    /// The repeating timers running on this scheduler, kept alive until they are disposed of (or
+    /// the scheduler goes away), whether or not their disposables are kept.
+    private let timers = RepeatingTimers()
+
     /// Creates a scheduler with its own serial queue.
     ///
     /// - Parameters:
-    ///   - qos: The quality of service of the queue.
+    ///   - qos: The quality of service of the queue. With the default, `.unspecified`, the queue
+    ///     takes the quality of service of the work submitted to it.
     ///   - name: The queue's label, shown by debuggers and crash reports.
     ///   - targetQueue: A queue to target. The scheduler's queue stays serial even if the target
     ///     is concurrent.
     public init(
-        qos: DispatchQoS = .default,
+        qos: DispatchQoS = .unspecified,
         name: String = "org.rivulet.QueueScheduler",
         targeting targetQueue: DispatchQueue? = nil
     ) {
         queue = DispatchQueue(label: name, qos: qos, target: targetQueue)
+    }
+
+    /// Creates a scheduler with its own serial queue that targets `queue`.
+    ///
+    /// Kept for code written against ReactiveSwift, which makes it unavailable on Apple platforms
+    /// (as here); use `init(qos:name:targeting:)`.
+    ///
+    /// - Parameters:
+    ///   - queue: The queue to target; the scheduler's own queue stays serial.
+    ///   - name: The label of the scheduler's queue.
+    @available(macOS, deprecated: 10.10, obsoleted: 10.11, message: "Use init(qos:name:targeting:) instead")
+    @available(iOS, deprecated: 8.0, obsoleted: 9.0, message: "Use init(qos:name:targeting:) instead.")
+    public convenience init(queue: DispatchQueue, name: String = "org.rivulet.QueueScheduler") {
+        self.init(existingQueue: DispatchQueue(label: name, target: queue))
     }
 
     /// A scheduler on an existing serial queue.
@@ -82,7 +101,10 @@ public final class QueueScheduler: DateScheduler {
     /// Runs `action` on the queue first at `date`, then every `interval`, until the returned
     /// disposable is disposed of.
     ///
-    /// A run already under way when the disposable is disposed of finishes; no run starts after.
+    /// The scheduler keeps the timer running even if the disposable is released without being
+    /// disposed of, as ReactiveSwift does; it stops when the disposable is disposed of, or when
+    /// both the scheduler and the disposable are gone. A run already under way when the disposable
+    /// is disposed of finishes; no run starts after.
     ///
     /// - Parameters:
     ///   - date: When the first run is due.
@@ -102,34 +124,61 @@ public final class QueueScheduler: DateScheduler {
         timer.schedule(wallDeadline: DispatchWallTime(date: date), repeating: interval, leeway: leeway)
         timer.setEventHandler(handler: action)
         timer.resume()
-        return DispatchTimerDisposable(timer)
+        return timers.add(timer)
     }
 }
 
-/// Owns a running dispatch timer and cancels it when disposed of.
-final class DispatchTimerDisposable: Disposable {
+/// The running repeating timers of one `QueueScheduler`. A dispatch timer stops when its last
+/// reference goes, so the scheduler holds each one here until it is disposed of.
+private final class RepeatingTimers: Sendable {
+    private let running = Locked<[ObjectIdentifier: DispatchTimerDisposable.Source]>([:])
+
+    /// Keeps `timer` until the returned disposable is disposed of.
+    func add(_ timer: any DispatchSourceTimer) -> Disposable {
+        let disposable = DispatchTimerDisposable(timer, registry: self)
+        running.withLock { $0[ObjectIdentifier(disposable)] = DispatchTimerDisposable.Source(timer: timer) }
+        return disposable
+    }
+
+    /// Forgets the timer of `disposable`. It is returned so that it is released after the lock.
+    func remove(_ disposable: DispatchTimerDisposable) -> (any DispatchSourceTimer)? {
+        running.withLock { $0.removeValue(forKey: ObjectIdentifier(disposable)) }?.timer
+    }
+}
+
+/// Owns a running dispatch timer, with the scheduler's registry, and cancels it when disposed of.
+private final class DispatchTimerDisposable: Disposable {
     /// A dispatch source, which may be used from any thread.
-    private struct Source: @unchecked Sendable {
+    fileprivate struct Source: @unchecked Sendable {
         // @unchecked Sendable: Dispatch sources are thread-safe objects (their methods may be
         // called from any thread); `DispatchSourceTimer` is only not marked `Sendable`.
         let timer: any DispatchSourceTimer
     }
 
-    /// The timer, until it is cancelled: taken out once, under the lock, by the one `dispose` that
-    /// cancels it.
-    private let source: Locked<Source?>
-
-    init(_ timer: any DispatchSourceTimer) {
-        source = Locked(Source(timer: timer))
+    private struct State {
+        /// The timer, until it is cancelled: taken out once, by the one `dispose` that cancels it.
+        var source: Source?
+        /// The registry that also holds the timer; gone with the scheduler.
+        weak var registry: RepeatingTimers?
     }
 
-    var isDisposed: Bool { source.withLock { $0 == nil } }
+    private let state: Locked<State>
+
+    init(_ timer: any DispatchSourceTimer, registry: RepeatingTimers) {
+        state = Locked(State(source: Source(timer: timer), registry: registry))
+    }
+
+    var isDisposed: Bool { state.withLock { $0.source == nil } }
 
     func dispose() {
-        let running = source.withLock { source in
-            defer { source = nil }
-            return source
+        let (running, registry) = state.withLock { state in
+            defer { state.source = nil }
+            return (state.source, state.registry)
         }
-        running?.timer.cancel()
+        guard let running else { return }
+        // The registry's reference is released here too, outside both locks.
+        let registered = registry?.remove(self)
+        running.timer.cancel()
+        _ = registered
     }
 }

@@ -72,29 +72,70 @@ extension DateScheduler {
     ) -> Disposable? {
         schedule(after: date, interval: interval, leeway: interval * 0.1, action: action)
     }
+
+    /// Schedules `action` to run first `delay` after `currentDate`, then every `interval`, until
+    /// the returned disposable is disposed of.
+    ///
+    /// On a `TestScheduler` the delay is counted in exact virtual nanoseconds; on other schedulers
+    /// it is added to `currentDate`.
+    ///
+    /// - Parameters:
+    ///   - delay: The time until the first run. With `.never` the action never runs.
+    ///   - interval: The time between runs; positive and not `.never`.
+    ///   - leeway: How late a run may be; none by default.
+    ///   - action: The work to run each time.
+    /// - Returns: A disposable that stops the repetition, or `nil` when the scheduler cannot cancel.
+    @discardableResult
+    public func schedule(
+        after delay: DispatchTimeInterval,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval = .seconds(0),
+        action: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        if let relative = self as? any RelativeDateScheduler {
+            return relative.scheduleRepeating(after: delay, interval: interval, leeway: leeway, action: action)
+        }
+        return schedule(after: currentDate + delay, interval: interval, leeway: leeway, action: action)
+    }
 }
 
 /// Rivulet's own schedulers that count time from "now" in exact steps (`TestScheduler`), so that
 /// helpers such as `sleep(for:)` and `timer(interval:)` need not go through `Date` arithmetic,
 /// whose rounding could make a wait of 100 ms end a few nanoseconds after 100 ms of virtual time.
 ///
-/// Such a scheduler is also told when a task sleeping on it is being resumed and when that task is
-/// running again, so that its async `advance` can wait for the task before moving time on.
+/// Such a scheduler is also told about the tasks sleeping on it (when one starts a sleep, when one
+/// of its actions resumes one, and when that task runs again), so that its async `advance` can let
+/// the task reach its next sleep before moving time on.
 protocol RelativeDateScheduler: DateScheduler {
-    /// A sleeping task is about to be resumed by one of this scheduler's actions.
-    func sleeperWillResume()
+    /// The task `sleeper` is about to schedule its wake-up on this scheduler.
+    func sleeperWillSleep(_ sleeper: SleepingTask)
 
-    /// A task resumed by this scheduler is running again (or will not be resumed after all).
-    func sleeperDidResume()
+    /// A sleeping task is about to be resumed by one of this scheduler's actions.
+    func sleeperWillResume(_ sleeper: SleepingTask)
+
+    /// A task that `sleeperWillResume` announced is running again (`running`), or will not be
+    /// resumed after all (its sleep had already ended by cancellation).
+    func sleeperDidResume(_ sleeper: SleepingTask, running: Bool)
 
     @discardableResult
     func schedule(after delay: DispatchTimeInterval, action: @escaping @Sendable () -> Void) -> Disposable?
 
-    @discardableResult
-    func schedule(
+    /// `schedule(after:interval:leeway:action:)` with a delay, counted in the scheduler's exact
+    /// steps. (Named apart from the public method so that calls through the protocol cannot pick
+    /// the `DateScheduler` extension, which forwards here.)
+    func scheduleRepeating(
         after delay: DispatchTimeInterval,
         interval: DispatchTimeInterval,
         leeway: DispatchTimeInterval,
         action: @escaping @Sendable () -> Void
     ) -> Disposable?
+}
+
+/// A task sleeping on a `RelativeDateScheduler`, as its async engine sees it.
+struct SleepingTask: Hashable, Sendable {
+    /// Identifies the task (the hash of `UnsafeCurrentTask`, stable while the task lives).
+    let task: Int
+    /// Whether the task sleeps on the main actor, where the async `advance` runs: then the
+    /// engine's own turns on that actor let the task run to its next suspension, with no guessing.
+    let onMainActor: Bool
 }

@@ -25,11 +25,16 @@ import Foundation
 /// from `startDate` are clamped. `DispatchTimeInterval` arguments are exact; `TimeInterval` and
 /// `Date` arguments carry the rounding of `Double`.
 ///
-/// The `async` forms of `advance` and `run` pause (`Task.yield()`) before and after each action so
-/// that tasks resumed by an action can run and schedule their next step before time moves on. A
-/// task resumed from this scheduler's `sleep` is waited for until it runs again, then given a few
-/// more yields to reach its next `sleep`; other tasks (say, one woken by a value an action sent)
-/// only get the few yields, so make sure they have suspended again before advancing further.
+/// The `async` forms of `advance` and `run` run on the main actor, as in ReactiveSwift, and pause
+/// (`Task.yield()`) before and after each action so that tasks resumed by an action can run and
+/// schedule their next step before time moves on. A task that sleeps on this scheduler from the
+/// main actor (a `Task { }` created in a `@MainActor` test, say) is then stepped deterministically:
+/// it schedules its wake-up, and runs from one `sleep` to the next, on the main actor, during
+/// those pauses. A task sleeping elsewhere runs beside the engine on another thread; the engine
+/// waits until it runs again and then, for a bounded number of yields, until it starts its next
+/// `sleep` on this scheduler, which usually, but not provably, suffices. Tasks woken in other ways
+/// (say, by a value an action sent) only get a few yields, so make sure they have suspended again
+/// before advancing further.
 public final class TestScheduler: DateScheduler {
     /// How many actions one `run()` may run before it decides the work never ends.
     static let runLimit = 1_000_000
@@ -37,21 +42,17 @@ public final class TestScheduler: DateScheduler {
     /// How many times the `async` forms yield to other tasks around each action.
     static let yieldsPerStep = 10
 
-    /// How many times they yield once a task resumed from `sleep` runs again, so that it can reach
-    /// its next `sleep`.
-    static let yieldsAfterResumption = 50
+    /// At most how many times they yield for a task resumed from `sleep` to run again.
+    static let maxYieldsForResumption = 100_000
+
+    /// At most how many times they yield, after a task resumed from `sleep` off the main actor runs
+    /// again, for it to start its next `sleep` on this scheduler. The wait ends as soon as it does.
+    static let maxYieldsForNextSleep = 200
 
     private let state: Locked<TestSchedulerQueue>
 
-    /// Tasks woken from this scheduler's `sleep`, as seen by the async engine.
-    private struct Sleepers {
-        /// Tasks an action has resumed that have not run again yet.
-        var resuming = 0
-        /// Whether an action resumed a task since the engine last yielded.
-        var resumedSinceLastStep = false
-    }
-
-    private let sleepers = Locked(Sleepers())
+    /// Tasks sleeping on this scheduler, as the async engine sees them.
+    private let sleepers = Locked(TestSchedulerSleepers())
 
     /// Creates a test scheduler whose clock starts at `startDate`.
     ///
@@ -99,10 +100,7 @@ public final class TestScheduler: DateScheduler {
     @discardableResult
     public func schedule(after delay: DispatchTimeInterval, action: @escaping @Sendable () -> Void) -> Disposable? {
         guard let nanoseconds = delay.nanosecondCount else { return AnyDisposable() }
-        return enqueue(action: action) { state in
-            let offset = state.now.saturatingAdding(max(nanoseconds, 0))
-            return (offset, state.date(atOffset: offset))
-        }
+        return enqueue(action: action) { state in state.dueTime(afterNanoseconds: nanoseconds) }
     }
 
     /// Schedules `action` to run at `date`, then every `interval`, until the returned disposable is
@@ -125,27 +123,19 @@ public final class TestScheduler: DateScheduler {
         return enqueue(repeatInterval: repeatInterval, action: action) { state in state.dueTime(for: date) }
     }
 
-    /// Schedules `action` to run `delay` after the current date, then every `interval`, until the
-    /// returned disposable is disposed of.
-    ///
-    /// - Parameters:
-    ///   - delay: The time until the first run. With `.never` the action never runs.
-    ///   - interval: The time between runs; positive and not `.never` (precondition).
-    ///   - leeway: Ignored: virtual time is exact.
-    ///   - action: The work to run each time.
-    /// - Returns: A disposable that stops the repetition.
-    @discardableResult
-    public func schedule(
+    /// The exact form of `schedule(after: DispatchTimeInterval, interval:leeway:action:)`, which
+    /// every `DateScheduler` has: the first run is due `delay` after the clock, in nanoseconds.
+    /// With a delay of `.never` the action never runs.
+    func scheduleRepeating(
         after delay: DispatchTimeInterval,
         interval: DispatchTimeInterval,
-        leeway: DispatchTimeInterval = .seconds(0),
+        leeway: DispatchTimeInterval,
         action: @escaping @Sendable () -> Void
     ) -> Disposable? {
         let repeatInterval = interval.checkedRepeatInterval(for: "TestScheduler.schedule(after:interval:leeway:action:)")
         guard let nanoseconds = delay.nanosecondCount else { return AnyDisposable() }
         return enqueue(repeatInterval: repeatInterval, action: action) { state in
-            let offset = state.now.saturatingAdding(max(nanoseconds, 0))
-            return (offset, state.date(atOffset: offset))
+            state.dueTime(afterNanoseconds: nanoseconds)
         }
     }
 
@@ -203,15 +193,16 @@ public final class TestScheduler: DateScheduler {
         advance(through: target(advancingTo: date))
     }
 
-    /// Runs every pending action, in order, including the ones they schedule, until none is left.
-    /// The clock ends at the date of the last action run (it does not move if nothing was pending).
+    /// Runs every pending action, in order, including the ones they schedule, until none is left,
+    /// then leaves the clock at `Date.distantFuture`, as ReactiveSwift does (later than that if it
+    /// was already later). Work scheduled afterwards counts from there.
     ///
     /// A repeating schedule that is never disposed of, or work that keeps scheduling more work,
     /// would make this go on forever. Rather than hang, `run()` stops with a precondition failure
     /// after one million actions; run such schedules for a bounded stretch of time with
     /// `advance(by:)` or `advance(to:)` instead. Actions with a delay of `.never` are never run.
     public func run() {
-        runActions(dueBy: .max, limit: Self.runLimit)
+        runActions(limit: Self.runLimit) { $0.takeNextOrEndRun() }
     }
 
     /// Moves the clock back by `interval` without running anything. Pending actions keep their
@@ -229,31 +220,37 @@ public final class TestScheduler: DateScheduler {
 
     // MARK: Async forms
 
-    /// Like `advance()`, but lets other tasks run around each action.
+    /// Like `advance()`, but on the main actor, letting other tasks run around each action.
+    @MainActor
     public func advance() async {
         await advance(through: currentTarget())
     }
 
-    /// Like `advance(by:)`, but lets other tasks run around each action, so that tasks resumed at
-    /// one date can schedule work that still falls within this advance.
+    /// Like `advance(by:)`, but on the main actor, letting other tasks run around each action, so
+    /// that tasks resumed at one date can schedule work that still falls within this advance.
+    @MainActor
     public func advance(by interval: DispatchTimeInterval) async {
         await advance(through: target(advancingBy: interval))
     }
 
-    /// Like `advance(by:)` with seconds, but lets other tasks run around each action.
+    /// Like `advance(by:)` with seconds, but on the main actor, letting other tasks run around
+    /// each action.
+    @MainActor
     public func advance(by interval: TimeInterval) async {
         await advance(through: target(advancingBy: interval))
     }
 
-    /// Like `advance(to:)`, but lets other tasks run around each action.
+    /// Like `advance(to:)`, but on the main actor, letting other tasks run around each action.
+    @MainActor
     public func advance(to date: Date) async {
         await advance(through: target(advancingTo: date))
     }
 
-    /// Like `run()`, but lets other tasks run around each action; the same one-million-action
-    /// bound applies.
+    /// Like `run()`, but on the main actor, letting other tasks run around each action; the same
+    /// one-million-action bound applies, and the clock ends at `Date.distantFuture`.
+    @MainActor
     public func run() async {
-        await runActionsYielding(dueBy: .max, limit: Self.runLimit)
+        await runActionsYielding(limit: Self.runLimit) { $0.takeNextOrEndRun() }
     }
 
     // MARK: Engine
@@ -266,14 +263,13 @@ public final class TestScheduler: DateScheduler {
 
     /// Runs everything due by `target`, then sets the clock to it.
     private func advance(through target: Target) {
-        runActions(dueBy: target.offset)
-        state.withLock { $0.settle(at: target.offset, date: target.date) }
+        runActions { $0.takeNext(dueBy: target.offset, orSettleAt: target.date) }
     }
 
     /// Like `advance(through:)`, yielding to other tasks around each action.
+    @MainActor
     private func advance(through target: Target) async {
-        await runActionsYielding(dueBy: target.offset)
-        state.withLock { $0.settle(at: target.offset, date: target.date) }
+        await runActionsYielding { $0.takeNext(dueBy: target.offset, orSettleAt: target.date) }
     }
 
     private func target(advancingBy interval: DispatchTimeInterval) -> Target {
@@ -284,10 +280,7 @@ public final class TestScheduler: DateScheduler {
         precondition(
             nanoseconds >= 0,
             "Rivulet: TestScheduler.advance(by:): interval is \(interval); time cannot move backwards, use rewind(by:)")
-        return state.withLock { state in
-            let offset = state.now.saturatingAdding(nanoseconds)
-            return (offset, state.date(atOffset: offset))
-        }
+        return state.withLock { $0.dueTime(afterNanoseconds: nanoseconds) }
     }
 
     private func target(advancingBy seconds: TimeInterval) -> Target {
@@ -310,10 +303,12 @@ public final class TestScheduler: DateScheduler {
         }
     }
 
-    /// Runs actions due by `target` one at a time, each outside the lock.
-    private func runActions(dueBy target: Int64, limit: Int = .max) {
+    /// Runs the actions `next` takes, one at a time, each outside the lock. `next` also settles the
+    /// clock when it finds nothing more to run, in the same step, so that an action scheduled
+    /// meanwhile from another thread is either run by this call or counted from the settled clock.
+    private func runActions(limit: Int = .max, next: (inout TestSchedulerQueue) -> TestSchedulerQueue.Entry?) {
         var count = 0
-        while let entry = state.withLock({ $0.takeNext(dueBy: target) }) {
+        while let entry = state.withLock({ next(&$0) }) {
             count += 1
             checkRunLimit(count, limit)
             entry.action()
@@ -322,10 +317,14 @@ public final class TestScheduler: DateScheduler {
     }
 
     /// Like `runActions`, yielding to other tasks before the first action and after each one.
-    private func runActionsYielding(dueBy target: Int64, limit: Int = .max) async {
+    @MainActor
+    private func runActionsYielding(
+        limit: Int = .max,
+        next: (inout TestSchedulerQueue) -> TestSchedulerQueue.Entry?
+    ) async {
         await yieldToOtherTasks()
         var count = 0
-        while let entry = state.withLock({ $0.takeNext(dueBy: target) }) {
+        while let entry = state.withLock({ next(&$0) }) {
             count += 1
             checkRunLimit(count, limit)
             entry.action()
@@ -346,34 +345,40 @@ public final class TestScheduler: DateScheduler {
         )
     }
 
-    /// Lets other tasks run: first until every task that an action resumed from `sleep` is running
-    /// again (bounded, in case one never gets a thread), then a few more times so that it can reach
-    /// its next suspension point.
+    /// Lets other tasks run. First until every task that an action resumed from `sleep` is running
+    /// again; on the main actor, that task has then already run to its next suspension. Then, for
+    /// a task resumed elsewhere, which runs beside this one, until it has started its next `sleep`
+    /// on this scheduler (it may never: it may end, or wait for something else). Both waits are
+    /// bounded, in case a task never gets a thread. Then a few more times, for other tasks.
+    @MainActor
     private func yieldToOtherTasks() async {
         var attempts = 0
-        while sleepers.withLock({ $0.resuming > 0 }) && attempts < 100_000 {
+        while sleepers.withLock({ $0.resuming > 0 }) && attempts < Self.maxYieldsForResumption {
             attempts += 1
             await Task.yield()
         }
-        let resumedSomeone = sleepers.withLock { sleepers in
-            defer { sleepers.resumedSinceLastStep = false }
-            return sleepers.resumedSinceLastStep
+        attempts = 0
+        while sleepers.withLock({ $0.hasAwakeTasks }) && attempts < Self.maxYieldsForNextSleep {
+            attempts += 1
+            await Task.yield()
         }
-        for _ in 0..<(resumedSomeone ? Self.yieldsAfterResumption : Self.yieldsPerStep) {
+        sleepers.withLock { $0.stopWaitingForAwakeTasks() }
+        for _ in 0..<Self.yieldsPerStep {
             await Task.yield()
         }
     }
 }
 
 extension TestScheduler: RelativeDateScheduler {
-    func sleeperWillResume() {
-        sleepers.withLock { sleepers in
-            sleepers.resuming += 1
-            sleepers.resumedSinceLastStep = true
-        }
+    func sleeperWillSleep(_ sleeper: SleepingTask) {
+        sleepers.withLock { $0.willSleep(sleeper) }
     }
 
-    func sleeperDidResume() {
-        sleepers.withLock { $0.resuming -= 1 }
+    func sleeperWillResume(_ sleeper: SleepingTask) {
+        sleepers.withLock { $0.willResume(sleeper) }
+    }
+
+    func sleeperDidResume(_ sleeper: SleepingTask, running: Bool) {
+        sleepers.withLock { $0.didResume(sleeper, running: running) }
     }
 }

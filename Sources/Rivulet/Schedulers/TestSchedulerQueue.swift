@@ -6,9 +6,9 @@ import Foundation
 
 /// The state of a `TestScheduler`: its virtual clock and its pending actions.
 ///
-/// Virtual time is counted in whole nanoseconds after the scheduler's start date, so intervals add
-/// up exactly (ten steps of 100 ms make exactly one second) and equal dates compare equal.
-/// Alongside the count, `nowDate` keeps the `Date` the scheduler reports, so that a date handed in
+/// Virtual time is counted in whole nanoseconds after the scheduler's start date (after
+/// `Date.distantFuture` once `run()` has got there), so intervals add up exactly (ten steps of
+/// 100 ms make exactly one second) and equal dates compare equal. Alongside the count, `nowDate` keeps the `Date` the scheduler reports, so that a date handed in
 /// by the user (`advance(to:)`, `schedule(after:)`) is reported back unchanged.
 ///
 /// This type is plain data: it lives inside the scheduler's `Locked` and never runs an action.
@@ -28,9 +28,12 @@ struct TestSchedulerQueue {
         var sequence: UInt64 = 0
     }
 
-    /// The start date, as seconds since the reference date.
-    let start: TimeInterval
-    /// The clock, in nanoseconds after the start date.
+    /// The date offsets count from, as seconds since the reference date: the start date, until
+    /// `run()` moves it to `Date.distantFuture` (see `takeNextOrEndRun()`).
+    private(set) var start: TimeInterval
+    /// How far back `rewind(by:)` may go: the offset of the scheduler's start date.
+    private var earliest: Int64 = 0
+    /// The clock, in nanoseconds after `start`.
     private(set) var now: Int64 = 0
     /// The date the clock shows.
     private(set) var nowDate: Date
@@ -64,6 +67,12 @@ struct TestSchedulerQueue {
         if nanoseconds >= TimeInterval(Int64.max) { return .max }
         if nanoseconds <= TimeInterval(Int64.min) { return .min }
         return Int64(nanoseconds)
+    }
+
+    /// The time `nanoseconds` after the clock (at the clock for a negative count).
+    func dueTime(afterNanoseconds nanoseconds: Int64) -> (offset: Int64, date: Date) {
+        let offset = now.saturatingAdding(max(nanoseconds, 0))
+        return (offset, date(atOffset: offset))
     }
 
     /// When an action for `date` is due. A date that is not after the clock is due now (so it runs
@@ -148,7 +157,7 @@ struct TestSchedulerQueue {
     // MARK: Running
 
     /// Removes the first action due at or before `target` and moves the clock to its date.
-    mutating func takeNext(dueBy target: Int64) -> Entry? {
+    private mutating func takeNext(dueBy target: Int64) -> Entry? {
         guard let first = entries.first, first.offset <= target else { return nil }
         _ = remove(at: 0)
         if first.offset >= now {
@@ -161,6 +170,34 @@ struct TestSchedulerQueue {
         return first
     }
 
+    /// Like `takeNext(dueBy:)`, but when nothing is due by `target` it moves the clock to `target`,
+    /// showing `date`, in the same step: an action added concurrently is either taken by this
+    /// advance or due after the settled clock, never left behind at a time already passed.
+    mutating func takeNext(dueBy target: Int64, orSettleAt date: Date) -> Entry? {
+        if let entry = takeNext(dueBy: target) { return entry }
+        settle(at: target, date: date)
+        return nil
+    }
+
+    /// The next step of `run()`: the first pending action whatever its time, or, once none is left,
+    /// the clock moved to `Date.distantFuture` (as ReactiveSwift's `run()` leaves it), unless it
+    /// is later already.
+    ///
+    /// Offsets then count from `Date.distantFuture`, so that work scheduled after `run()` keeps
+    /// exact, ordered times there rather than being clamped together at the far end of the old
+    /// range. Nothing is pending at that moment, so no action's time changes.
+    mutating func takeNextOrEndRun() -> Entry? {
+        if let entry = takeNext(dueBy: .max) { return entry }
+        let end = Date.distantFuture
+        guard nowDate < end else { return nil }
+        let original = date(atOffset: earliest)
+        start = end.timeIntervalSinceReferenceDate
+        now = 0
+        nowDate = end
+        earliest = offset(of: original)
+        return nil
+    }
+
     /// After `entry` ran: reschedules it one interval later if it repeats and was not disposed of.
     mutating func finish(_ entry: Entry) {
         guard let interval = entry.repeatInterval, runningRepeaters.remove(entry.id) != nil else { return }
@@ -169,7 +206,7 @@ struct TestSchedulerQueue {
     }
 
     /// Moves the clock forward to `target`, showing `date`; never backwards.
-    mutating func settle(at target: Int64, date: Date) {
+    private mutating func settle(at target: Int64, date: Date) {
         if target > now {
             now = target
             nowDate = date
@@ -184,11 +221,12 @@ struct TestSchedulerQueue {
             nanoseconds >= 0,
             "Rivulet: TestScheduler.rewind(by:): interval is \(nanoseconds) ns; it must be 0 or more, use advance(by:) to move forward"
         )
+        let (target, overflow) = now.subtractingReportingOverflow(nanoseconds)
         precondition(
-            nanoseconds <= now,
-            "Rivulet: TestScheduler.rewind(by:): interval is \(nanoseconds) ns; time cannot move before the scheduler's start date (\(date(atOffset: 0)))"
+            !overflow && target >= earliest,
+            "Rivulet: TestScheduler.rewind(by:): interval is \(nanoseconds) ns; time cannot move before the scheduler's start date (\(date(atOffset: earliest)))"
         )
-        now -= nanoseconds
+        now = target
         nowDate = date(atOffset: now)
     }
 }

@@ -25,6 +25,8 @@ struct DateSchedulerAsyncTests {
         #expect(try await task.value == at(1))
     }
 
+    /// On the main actor the steps are deterministic: see `TestSchedulerSleepRaceTests`.
+    @MainActor
     @Test func aResumedTaskCanScheduleItsNextStepWithinTheSameAdvance() async throws {
         let scheduler = TestScheduler()
         let steps = ScheduledLog<Date>()
@@ -43,6 +45,7 @@ struct DateSchedulerAsyncTests {
         #expect(scheduler.currentDate == at(3))
     }
 
+    @MainActor
     @Test func asyncRunDrivesATaskToCompletion() async throws {
         let scheduler = TestScheduler()
         let task = Task {
@@ -70,6 +73,48 @@ struct DateSchedulerAsyncTests {
         await #expect(throws: CancellationError.self) { try await task.value }
         // The scheduled wake-up was cancelled along with the task.
         #expect(scheduler.pendingActionCount == 0)
+    }
+
+    /// As in ReactiveSwift, whose `sleep` checks for cancellation once the wake-up has come.
+    @MainActor
+    @Test func aTaskCancelledAfterItsWakeUpStillThrowsCancellationError() async {
+        let scheduler = TestScheduler()
+        let task = Task {
+            try await scheduler.sleep(for: .seconds(1))
+        }
+        // The task runs on the main actor up to its sleep while this one waits.
+        await Task.yield()
+        #expect(scheduler.pendingActionCount == 1)
+
+        // The synchronous advance resumes the task, which cannot run before this test yields.
+        let advanceSynchronously = { scheduler.advance(by: .seconds(1)) }
+        advanceSynchronously()
+        task.cancel()
+
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    /// As in ReactiveSwift, the async `advance` and `run` are `@MainActor`: their actions run on
+    /// the main actor (here seen as the main queue, which runs the main actor's jobs).
+    @Test func asyncAdvanceAndRunRunTheirActionsOnTheMainActor() async {
+        let key = DispatchSpecificKey<Int>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        let scheduler = TestScheduler()
+        let onMain = ScheduledLog<Bool>()
+        let check: @Sendable () -> Void = { onMain.append(DispatchQueue.getSpecific(key: key) == 1) }
+        scheduler.schedule(check)
+        scheduler.schedule(after: .seconds(1), action: check)
+        scheduler.schedule(after: .seconds(2), action: check)
+
+        await scheduler.advance()
+        await scheduler.advance(by: .seconds(1))
+        await scheduler.run()
+
+        #expect(onMain.items == [true, true, true])
+        // The isolation is part of the signatures.
+        let advanceBy: @MainActor (DispatchTimeInterval) async -> Void = scheduler.advance(by:)
+        let advanceTo: @MainActor (Date) async -> Void = scheduler.advance(to:)
+        _ = (advanceBy, advanceTo)
     }
 
     @Test func sleepInAnAlreadyCancelledTaskThrowsAtOnce() async {
@@ -162,6 +207,47 @@ struct DateSchedulerAsyncTests {
         task.cancel()
 
         await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func sleepTakesALeewayAsInReactiveSwiftOnEveryDateScheduler() async throws {
+        func sleepTwice<S: DateScheduler>(on scheduler: S, until date: Date) async throws {
+            try await scheduler.sleep(for: .milliseconds(500), leeway: .milliseconds(5))
+            try await scheduler.sleep(until: date, leeway: .seconds(0))
+        }
+        let scheduler = TestScheduler()
+        let task = Task {
+            try await sleepTwice(on: scheduler, until: at(2))
+            return scheduler.currentDate
+        }
+        #expect(await eventually { scheduler.pendingActionCount == 1 })
+        await scheduler.advance(by: .milliseconds(500))
+        #expect(await eventually { scheduler.pendingActionCount == 1 })
+        await scheduler.advance(to: at(2))
+        #expect(try await task.value == at(2))
+
+        // The defaults are ReactiveSwift's, so the unapplied forms have its types.
+        let sleepFor: (DispatchTimeInterval, DispatchTimeInterval) async throws -> Void = scheduler.sleep(for:leeway:)
+        let sleepUntil: (Date, DispatchTimeInterval) async throws -> Void = scheduler.sleep(until:leeway:)
+        _ = (sleepFor, sleepUntil)
+        try await QueueScheduler().sleep(for: .milliseconds(1), leeway: .milliseconds(1))
+    }
+
+    @Test func sleepingForANegativeIntervalOrLeewayIsAProgrammingError() async {
+        await #expect(processExitsWith: .failure) {
+            try? await TestScheduler().sleep(for: .seconds(-1))
+        }
+        await #expect(processExitsWith: .failure) {
+            try? await TestScheduler().sleep(until: .distantFuture, leeway: .milliseconds(-1))
+        }
+    }
+
+    @Test func timerDefaultLeewayIsZero() {
+        let scheduler = RepeatRecordingScheduler()
+        _ = scheduler.timer(interval: .seconds(1))
+        _ = scheduler.timer(interval: .seconds(1), leeway: .milliseconds(30))
+
+        #expect(scheduler.requests.map(\.leeway.nanosecondCount) == [0, 30_000_000])
+        #expect(scheduler.requests.map(\.date) == [scheduler.currentDate + .seconds(1), scheduler.currentDate + .seconds(1)])
     }
 
     @Test func timerTicksOncePerIntervalWithTheSchedulersDate() async throws {

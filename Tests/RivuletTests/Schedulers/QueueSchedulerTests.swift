@@ -140,6 +140,64 @@ import Testing
         #expect(timer.isDisposed)
     }
 
+    /// As in ReactiveSwift: the scheduler, not the disposable, keeps a repeating timer alive.
+    @Test func repeatingActionKeepsRunningWhenItsDisposableIsReleasedWithoutDisposal() {
+        let scheduler = QueueScheduler()
+        let tick = DispatchSemaphore(value: 0)
+        weak var released: Disposable?
+        do {
+            let disposable = scheduler.schedule(after: scheduler.currentDate, interval: .milliseconds(10)) {
+                tick.signal()
+            }
+            released = disposable
+        }
+        #expect(released == nil)
+
+        for _ in 0..<5 {
+            #expect(waitFor(tick))
+        }
+    }
+
+    @Test func aSchedulerWithRunningTimersIsReleasedWithItsLastReference() {
+        weak var weakScheduler: QueueScheduler?
+        weak var weakDisposable: Disposable?
+        do {
+            let scheduler = QueueScheduler()
+            weakScheduler = scheduler
+            let disposable = scheduler.schedule(after: scheduler.currentDate, interval: .seconds(60)) {}
+            weakDisposable = disposable
+            _ = scheduler.schedule(after: scheduler.currentDate, interval: .seconds(60)) {}
+        }
+        #expect(weakScheduler == nil)
+        #expect(weakDisposable == nil)
+    }
+
+    @Test func defaultQualityOfServiceIsUnspecified() {
+        #expect(QueueScheduler().queue.qos == .unspecified)
+        #expect(QueueScheduler(qos: .userInitiated).queue.qos == .userInitiated)
+    }
+
+    #if !canImport(Darwin)
+    /// ReactiveSwift's `init(queue:name:)` is unavailable on Apple platforms only.
+    @Test func initWithATargetQueueMakesASerialQueueOnIt() {
+        let target = DispatchQueue(label: "test.target")
+        let key = DispatchSpecificKey<Int>()
+        target.setSpecific(key: key, value: 7)
+        let scheduler = QueueScheduler(queue: target, name: "test.targeting")
+        let done = DispatchSemaphore(value: 0)
+        let tag = Locked<Int?>(nil)
+
+        scheduler.schedule {
+            tag.withLock { $0 = DispatchQueue.getSpecific(key: key) }
+            done.signal()
+        }
+
+        #expect(waitFor(done))
+        #expect(scheduler.queue.label == "test.targeting")
+        #expect(tag.withLock { $0 } == 7)
+    }
+    #endif
+
     @Test func repeatingTimerActionsAreSerialWithOtherActions() throws {
         let scheduler = QueueScheduler(targeting: .global())
         let inside = Locked(0)

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 @testable import Rivulet
 
@@ -22,8 +23,8 @@ func waitFor(_ semaphore: DispatchSemaphore, seconds: Double = 10) -> Bool {
 }
 
 /// Yields until `condition` holds, giving up after many attempts (a generous bound, not a timing
-/// assertion); returns whether the condition was met.
-func eventually(_ condition: () -> Bool) async -> Bool {
+/// assertion); returns whether the condition was met. Runs on the caller's actor.
+func eventually(isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async -> Bool {
     for _ in 0..<100_000 {
         if condition() { return true }
         await Task.yield()
@@ -69,4 +70,36 @@ func awaitWithDeadline<T: Sendable>(
         Issue.record("Deadline: \(what) did not finish within \(seconds)s (a lost resume?)", sourceLocation: sourceLocation)
     }
     return result
+}
+
+/// A date scheduler that runs nothing and records the repeating schedules asked of it, to see
+/// which first date and leeway an API passes to the scheduler.
+final class RepeatRecordingScheduler: DateScheduler {
+    /// One call of `schedule(after:interval:leeway:action:)`.
+    struct Request: Sendable {
+        let date: Date
+        let interval: DispatchTimeInterval
+        let leeway: DispatchTimeInterval
+    }
+
+    /// A fixed clock: 100 s after the reference date.
+    let currentDate = Date(timeIntervalSinceReferenceDate: 100)
+
+    private let log = ScheduledLog<Request>()
+
+    var requests: [Request] { log.items }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? { AnyDisposable() }
+
+    func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? { AnyDisposable() }
+
+    func schedule(
+        after date: Date,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval,
+        action: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        log.append(Request(date: date, interval: interval, leeway: leeway))
+        return AnyDisposable()
+    }
 }

@@ -165,27 +165,69 @@ struct TestSchedulerTests {
         #expect(weakToken == nil)
     }
 
-    @Test func runRunsEverythingAndEndsAtTheLastDate() {
+    @Test func runRunsEverythingInOrderAtTheirDates() {
         let scheduler = TestScheduler()
         let log = ScheduledLog<String>()
         scheduler.schedule(after: .seconds(10)) {
-            log.append("10s")
-            scheduler.schedule(after: .seconds(5)) { log.append("15s") }
+            log.append("10s at \(scheduler.currentDate.timeIntervalSinceReferenceDate)")
+            scheduler.schedule(after: .seconds(5)) {
+                log.append("15s at \(scheduler.currentDate.timeIntervalSinceReferenceDate)")
+            }
         }
-        scheduler.schedule(after: .seconds(2)) { log.append("2s") }
+        scheduler.schedule(after: .seconds(2)) { log.append("2s at \(scheduler.currentDate.timeIntervalSinceReferenceDate)") }
 
         scheduler.run()
 
-        #expect(log.items == ["2s", "10s", "15s"])
-        #expect(scheduler.currentDate == at(15))
+        #expect(log.items == ["2s at 2.0", "10s at 10.0", "15s at 15.0"])
         #expect(scheduler.pendingActionCount == 0)
     }
 
-    @Test func runWithNothingPendingLeavesTheClockAlone() {
+    /// As ReactiveSwift's `run()`: the clock ends at `Date.distantFuture`, not at the last action.
+    @Test func runLeavesCurrentDateAtDistantFuture() {
         let scheduler = TestScheduler()
-        scheduler.advance(by: .seconds(4))
+        scheduler.schedule(after: .seconds(15)) {}
         scheduler.run()
-        #expect(scheduler.currentDate == at(4))
+        #expect(scheduler.currentDate == .distantFuture)
+
+        let idle = TestScheduler()
+        idle.advance(by: .seconds(4))
+        idle.run()
+        #expect(idle.currentDate == .distantFuture)
+    }
+
+    @Test func asyncRunLeavesCurrentDateAtDistantFuture() async {
+        let scheduler = TestScheduler()
+        let log = ScheduledLog<Date>()
+        scheduler.schedule(after: .seconds(15)) { log.append(scheduler.currentDate) }
+        await scheduler.run()
+        #expect(log.items == [at(15)])
+        #expect(scheduler.currentDate == .distantFuture)
+    }
+
+    @Test func workScheduledAfterRunCountsExactlyFromDistantFuture() {
+        let scheduler = TestScheduler()
+        scheduler.run()
+        let log = ScheduledLog<String>()
+        scheduler.schedule(after: .seconds(2)) { log.append("2s") }
+        scheduler.schedule(after: .seconds(1)) { log.append("1s") }
+
+        scheduler.advance(by: .milliseconds(1_500))
+        #expect(log.items == ["1s"])
+        #expect(scheduler.currentDate == Date.distantFuture.addingTimeInterval(1.5))
+        scheduler.advance(by: .seconds(1))
+        #expect(log.items == ["1s", "2s"])
+
+        // Rewinding is still allowed, as in ReactiveSwift.
+        scheduler.rewind(by: .seconds(10))
+        #expect(scheduler.currentDate == Date.distantFuture.addingTimeInterval(-7.5))
+    }
+
+    @Test func runDoesNotMoveAClockAlreadyPastDistantFutureBack() {
+        let later = Date.distantFuture.addingTimeInterval(60)
+        let scheduler = TestScheduler()
+        scheduler.advance(to: later)
+        scheduler.run()
+        #expect(scheduler.currentDate == later)
     }
 
     @Test func runStopsARepeatingScheduleOnceItIsDisposed() {
@@ -200,7 +242,7 @@ struct TestSchedulerTests {
         scheduler.run()
 
         #expect(fires.items == [at(1), at(2), at(3)])
-        #expect(scheduler.currentDate == at(3))
+        #expect(scheduler.pendingActionCount == 0)
     }
 
     @Test func aNeverDelayNeverRuns() {
@@ -266,6 +308,29 @@ struct TestSchedulerTests {
         scheduler.advance(to: at(3))
         timer?.dispose()
 
+        #expect(fires.items == [at(0.5), at(1.5), at(2.5)])
+    }
+
+    /// ReactiveSwift's `schedule(after: DispatchTimeInterval, interval:leeway:action:)` is on every
+    /// `DateScheduler`, with no leeway by default.
+    @Test func scheduleAfterADelayWithAnIntervalIsOnEveryDateScheduler() {
+        func startTicking<S: DateScheduler>(_ scheduler: S, _ tick: @escaping @Sendable () -> Void) -> Disposable? {
+            scheduler.schedule(after: .milliseconds(500), interval: .seconds(1), action: tick)
+        }
+
+        let recording = RepeatRecordingScheduler()
+        _ = startTicking(recording) {}
+        let anyScheduler: any DateScheduler = recording
+        _ = anyScheduler.schedule(after: .seconds(1), interval: .seconds(1), leeway: .milliseconds(5)) {}
+        #expect(
+            recording.requests.map(\.date) == [recording.currentDate + .milliseconds(500), recording.currentDate + .seconds(1)])
+        #expect(recording.requests.map(\.leeway.nanosecondCount) == [0, 5_000_000])
+
+        let scheduler = TestScheduler()
+        let fires = ScheduledLog<Date>()
+        let timer = startTicking(scheduler) { fires.append(scheduler.currentDate) }
+        scheduler.advance(by: .seconds(3))
+        timer?.dispose()
         #expect(fires.items == [at(0.5), at(1.5), at(2.5)])
     }
 

@@ -16,6 +16,17 @@ import Testing
         #expect(recorder.events.last == .interrupted)
     }
 
+    /// ReactiveSwift's default for the producer: 10% of the interval (the async
+    /// `DateScheduler.timer(interval:leeway:)` defaults to none, also as in ReactiveSwift).
+    @Test func timerDefaultLeewayIsTenPercentOfTheInterval() {
+        let scheduler = RepeatRecordingScheduler()
+        SignalProducer.timer(interval: .seconds(2), on: scheduler).startWithValues { _ in }.dispose()
+        SignalProducer.interval(0..., interval: .seconds(1), on: scheduler).startWithValues { _ in }.dispose()
+
+        #expect(scheduler.requests.map(\.leeway.nanosecondCount) == [200_000_000, 100_000_000])
+        #expect(scheduler.requests.map(\.date) == [scheduler.currentDate + .seconds(2), scheduler.currentDate + .seconds(1)])
+    }
+
     @Test func timerWithLeewayAndIndependentStarts_P2() {
         let scheduler = makeTestScheduler()
         let timer = SignalProducer.timer(interval: .milliseconds(500), on: scheduler, leeway: .milliseconds(10))
