@@ -162,9 +162,11 @@ public final class TestScheduler: DateScheduler {
 
     // MARK: Moving time
 
-    /// Runs the actions due at the current date, including those they schedule for now.
+    /// Moves the clock forward by one nanosecond, running the actions due by then, including
+    /// those they schedule for now: what "as soon as possible" means on a virtual clock, as in
+    /// ReactiveSwift.
     public func advance() {
-        advance(through: currentTarget())
+        advance(by: .nanoseconds(1))
     }
 
     /// Moves the clock forward by `interval`, running every action due on the way.
@@ -223,7 +225,7 @@ public final class TestScheduler: DateScheduler {
     /// Like `advance()`, but on the main actor, letting other tasks run around each action.
     @MainActor
     public func advance() async {
-        await advance(through: currentTarget())
+        await advance(by: .nanoseconds(1))
     }
 
     /// Like `advance(by:)`, but on the main actor, letting other tasks run around each action, so
@@ -256,10 +258,6 @@ public final class TestScheduler: DateScheduler {
     // MARK: Engine
 
     private typealias Target = (offset: Int64, date: Date)
-
-    private func currentTarget() -> Target {
-        state.withLock { ($0.now, $0.nowDate) }
-    }
 
     /// Runs everything due by `target`, then sets the clock to it.
     private func advance(through target: Target) {

@@ -21,7 +21,13 @@ struct TestSchedulerTests {
         #expect(log.items.isEmpty)
         scheduler.advance()
         #expect(log.items == ["now"])
-        #expect(scheduler.currentDate == at(100))
+        // As in ReactiveSwift, `advance()` moves the clock by one nanosecond.
+        #expect(scheduler.currentDate == at(100).addingTimeInterval(1e-9))
+        scheduler.schedule(after: .nanoseconds(2)) { log.append("two nanoseconds later") }
+        scheduler.advance()
+        #expect(log.items == ["now"])
+        scheduler.advance()
+        #expect(log.items == ["now", "two nanoseconds later"])
     }
 
     @Test func actionsRunInDateOrderAndSeeTheirOwnDate() {
@@ -366,7 +372,8 @@ struct TestSchedulerTests {
         }
         scheduler.advance(by: .seconds(3))
 
-        #expect(log.items == [at(1), at(1), at(1.5)])
+        // The nested `advance()` moved the clock by one nanosecond, as in ReactiveSwift.
+        #expect(log.items == [at(1), at(1).addingTimeInterval(1e-9), at(1.5)])
     }
 
     @Test func schedulingFromManyThreadsWhileAdvancingLosesNothing() {
