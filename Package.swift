@@ -12,7 +12,8 @@ let package = Package(
         .executable(name: "RivuletTour", targets: ["RivuletTour"]),
     ],
     targets: [
-        .target(name: "Rivulet"),
+        // `BuiltinModule`: the atomics' `import Builtin` (as swift-atomics does; see AtomicWord.swift).
+        .target(name: "Rivulet", swiftSettings: [.enableExperimentalFeature("BuiltinModule")]),
         .target(name: "RivuletChannels", dependencies: ["Rivulet"]),
         .target(name: "RivuletContracts", dependencies: ["Rivulet", "RivuletChannels"]),
         .executableTarget(name: "RivuletTour", dependencies: ["Rivulet", "RivuletChannels"]),

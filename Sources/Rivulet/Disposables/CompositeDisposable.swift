@@ -1,10 +1,10 @@
-import Synchronization
-
 /// A disposable that disposes of a group of disposables together.
 ///
 /// Adding to a composite that is already disposed of disposes of the addition at once.
 /// Members are disposed of in the order they were added, outside the internal lock.
-public final class CompositeDisposable: Disposable {
+public final class CompositeDisposable: Disposable, @unchecked Sendable {
+    // @unchecked Sendable: `state` is a `Locked` of `Sendable` state, and `disposedStorage` is
+    // never accessed after `init` but through `disposed`'s atomic operations.
     private struct State {
         /// `nil` once the composite is disposed of. A producer start's leading interruption, if
         /// any, is first, under `leadingKey`.
@@ -27,12 +27,15 @@ public final class CompositeDisposable: Disposable {
     /// The key of the leading interruption, which no member reaches.
     private static var leadingKey: UInt64 { keyMask }
 
+    /// The memory of `disposed`: the first stored property, never read or written directly after
+    /// `init` (see AtomicWord.swift).
+    var disposedStorage = AtomicFlag.storage(false)
     private let state: Locked<State>
     /// Mirrors `state.members == nil` so that `isDisposed` (which producers check before every
     /// element of a sequence) costs one atomic load instead of a lock round-trip.
-    private let disposed = Synchronization.Atomic<Bool>(false)
+    private var disposed: AtomicFlag { AtomicFlag(firstStoredPropertyOf: self) }
 
-    public var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    public var isDisposed: Bool { disposed.loadAcquiring() }
 
     /// An empty composite.
     public init() {
@@ -80,20 +83,27 @@ public final class CompositeDisposable: Disposable {
 
     /// What `add` returns: removes its member from the composite without disposing of it. One
     /// allocation, where a closure in an `AnyDisposable` would take two.
-    private final class MemberHandle: Disposable {
+    final class MemberHandle: Disposable, @unchecked Sendable {
+        // @unchecked Sendable: `removedStorage` is never accessed after `init` but through
+        // `removed`'s atomic operations, and the other stored properties are immutable and
+        // `Sendable`.
+
+        /// The memory of `removed`: the first stored property, never read or written directly
+        /// after `init` (see AtomicWord.swift).
+        var removedStorage = AtomicFlag.storage(false)
         private weak let composite: CompositeDisposable?
         private let key: UInt64
-        private let removed = Synchronization.Atomic<Bool>(false)
+        private var removed: AtomicFlag { AtomicFlag(firstStoredPropertyOf: self) }
 
         init(composite: CompositeDisposable, key: UInt64) {
             self.composite = composite
             self.key = key
         }
 
-        var isDisposed: Bool { removed.load(ordering: .acquiring) }
+        var isDisposed: Bool { removed.loadAcquiring() }
 
         func dispose() {
-            guard !removed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            guard !removed.exchangeAcquiringAndReleasing(true) else { return }
             composite?.remove(key)
         }
     }
@@ -160,7 +170,7 @@ public final class CompositeDisposable: Disposable {
         // No stage can join once `members` is `nil`, so the flags are final here.
         let (members, flags) = state.withLock { state in
             defer { state.members = nil }
-            disposed.store(true, ordering: .releasing)
+            disposed.storeReleasing(true)
             return (state.members, state.nextKey)
         }
         guard let members else { return false }

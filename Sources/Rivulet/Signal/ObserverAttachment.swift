@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One observer attached to one signal, owned by the signal's observer list.
 ///
 /// The user holds the `ObservationHandle` instead, never this object: once the signal drops the
@@ -10,7 +8,11 @@ import Synchronization
 final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     // @unchecked Sendable: the closures are immutable and only called by the thread holding the
     // signal's delivery turn (claimed through `SignalStorage`'s turn word), so never
-    // concurrently; `handle` is atomic.
+    // concurrently; `handle` is atomic, and `handleStorage` is never accessed but through it.
+
+    /// The memory of `handle`: the first stored property, never read or written directly after
+    /// `init` (see AtomicWord.swift).
+    @usableFromInline var handleStorage: AtomicWordStorage
 
     /// What an observer made from a closure runs for every event: the closure alone, with no
     /// `Observer` object around it.
@@ -30,7 +32,8 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     /// (the address is how a disposal finds it), and keeps an observed signal alive (S4): the
     /// handle holds the signal's storage. The cycle storage → observers → attachment → handle →
     /// storage is broken when the observer is detached or the signal terminates.
-    @usableFromInline let handle: Synchronization.Atomic<UInt>
+    @inlinable
+    var handle: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
 
     /// The handle of an observer that only the signal's end removes (producer starts).
     @inlinable
@@ -38,16 +41,16 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
 
     @inlinable
     init(action: @escaping Signal<Value, Error>.Observer.Action, handle: ObservationHandle<Value, Error>?) {
+        handleStorage = AtomicWord.storage(ObserverAttachment.retainedBits(of: handle))
         eventAction = action
         valueAction = nil
-        self.handle = Synchronization.Atomic(Self.retainedBits(of: handle))
     }
 
     @inlinable
     init(values action: @escaping (Value) -> Void, handle: ObservationHandle<Value, Error>?) {
+        handleStorage = AtomicWord.storage(ObserverAttachment.retainedBits(of: handle))
         eventAction = nil
         valueAction = action
-        self.handle = Synchronization.Atomic(Self.retainedBits(of: handle))
     }
 
     @inlinable
@@ -57,7 +60,7 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     deinit {
-        let bits = handle.load(ordering: .acquiring) & ~1
+        let bits = handle.loadAcquiring() & ~1
         if bits != Self.internalHandle, let pointer = UnsafeRawPointer(bitPattern: bits) {
             Unmanaged<ObservationHandle<Value, Error>>.fromOpaque(pointer).release()
         }
@@ -66,13 +69,13 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     /// Whether this observer is the one the handle at `handleAddress` detaches.
     @inlinable
     func isDetached(by handleAddress: UInt) -> Bool {
-        handle.load(ordering: .relaxed) & ~1 == handleAddress
+        handle.loadRelaxed() & ~1 == handleAddress
     }
 
     /// Delivers `event` unless the observer has been detached.
     @inlinable
     func deliver(_ event: Signal<Value, Error>.Event) {
-        guard handle.load(ordering: .acquiring) & 1 == 0 else { return }
+        guard handle.loadAcquiring() & 1 == 0 else { return }
         // Optional chaining borrows the stored closures instead of copying them.
         if eventAction?(event) == nil, case let .value(value) = event {
             valueAction?(value)
@@ -83,7 +86,7 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     /// Called under the signal's lock, the only place that changes `handle`.
     @inlinable
     func markDetached() {
-        handle.store(handle.load(ordering: .relaxed) | 1, ordering: .releasing)
+        handle.storeReleasing(handle.loadRelaxed() | 1)
     }
 }
 
@@ -93,18 +96,26 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
 /// see `ObserverAttachment`. Dropping it without disposing of it leaves the observer attached
 /// (the attachment keeps the handle until then).
 @usableFromInline
-final class ObservationHandle<Value, Error: Swift.Error>: Disposable, Sendable {
+final class ObservationHandle<Value, Error: Swift.Error>: Disposable, @unchecked Sendable {
+    // @unchecked Sendable: the only stored property is `signalStorage`, which is never accessed
+    // after `init` but through `signal`'s atomic operations.
+
+    /// The memory of `signal`: the first stored property, never read or written directly after
+    /// `init` (see AtomicWord.swift).
+    @usableFromInline var signalStorage: AtomicWordStorage
+
     /// The signal's storage, retained by hand, until disposed of; 0 afterwards. One atomic word
     /// is both the way to the signal and the "disposed" flag.
-    @usableFromInline let signal: Synchronization.Atomic<UInt>
+    @inlinable
+    var signal: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
 
     @inlinable
     init(core: SignalCore<Value, Error>) {
-        signal = Synchronization.Atomic(UInt(bitPattern: Unmanaged.passRetained(core.storage).toOpaque()))
+        signalStorage = AtomicWord.storage(UInt(bitPattern: Unmanaged.passRetained(core.storage).toOpaque()))
     }
 
     deinit {
-        _ = Self.takeStorage(signal.load(ordering: .acquiring))
+        _ = Self.takeStorage(signal.loadAcquiring())
     }
 
     /// The address by which the signal finds the observer to detach (see `ObserverAttachment.handle`).
@@ -112,11 +123,11 @@ final class ObservationHandle<Value, Error: Swift.Error>: Disposable, Sendable {
     var address: UInt { UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) }
 
     @usableFromInline
-    var isDisposed: Bool { signal.load(ordering: .acquiring) == 0 }
+    var isDisposed: Bool { signal.loadAcquiring() == 0 }
 
     @usableFromInline
     func dispose() {
-        let bits = signal.exchange(0, ordering: .acquiringAndReleasing)
+        let bits = signal.exchangeAcquiringAndReleasing(0)
         guard let storage = Self.takeStorage(bits) else { return }
         SignalCore(storage: storage).detach(handle: address)
     }

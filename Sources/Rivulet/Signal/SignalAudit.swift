@@ -5,7 +5,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// Lets the contract kit (RivuletContracts) see a misuse that a signal absorbs: an event sent
 /// after the signal completed, failed or was interrupted (E1). The signal drops such an event, as
@@ -39,7 +38,7 @@ package enum SignalAudit {
     package typealias Report = @Sendable (Observation) -> Void
 
     /// How many auditors are installed on any thread: when none, nothing else is looked up.
-    @usableFromInline static let installedCount = Synchronization.Atomic<Int>(0)
+    @usableFromInline static let installedCount = AtomicCounter()
 
     /// Runs `body` with `report` told, on this thread, of every terminal event a send accepted or
     /// a turn delivered, and of every event a send had dropped because the signal had ended.
@@ -61,7 +60,7 @@ package enum SignalAudit {
     static func eventDroppedAfterTerminal<Value, Error>(
         _ event: Signal<Value, Error>.Event, afterInterruption: Bool, by storage: AnyObject
     ) {
-        guard installedCount.load(ordering: .relaxed) > 0 else { return }
+        guard installedCount.loadRelaxed() > 0 else { return }
         report(
             .droppedAfterTerminal(ObjectIdentifier(storage), event: event.auditDescription, afterInterruption: afterInterruption))
     }
@@ -70,14 +69,14 @@ package enum SignalAudit {
     /// auditor is installed: every signal's end passes here.
     @inlinable
     static func terminalAccepted(by storage: AnyObject) {
-        guard installedCount.load(ordering: .relaxed) > 0 else { return }
+        guard installedCount.loadRelaxed() > 0 else { return }
         report(.terminated(ObjectIdentifier(storage)))
     }
 
     /// A signal delivered its terminal event on this thread and disposed of its resources.
     @inlinable
     static func terminalDelivered(by storage: AnyObject) {
-        guard installedCount.load(ordering: .relaxed) > 0 else { return }
+        guard installedCount.loadRelaxed() > 0 else { return }
         report(.terminalDelivered(ObjectIdentifier(storage)))
     }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A channel: the receiving end of a stream of results, inert until an output is attached (A1).
 ///
 /// A plain `Channel` has one output (A4): a second `subscribe` ends at once with
@@ -12,18 +10,23 @@ import Synchronization
 /// of the graph that only it used (A6). Sends into the graph never wait for another thread: a
 /// result sent while another thread delivers is queued and delivered by that thread, in order (A9).
 public class Channel<Value> {
+    /// The memory of `publishedGeneration` and `ownerIsHandling`: the first stored property, never
+    /// read or written directly after `init` (see Rivulet's AtomicWord.swift).
+    @usableFromInline var atomicsStorage = AtomicWordAndFlagStorage(word: 0, flag: false)
     @usableFromInline let storage: MailboxStorage<ChannelNodeState<Value>>
     /// How a consumer is connected below this channel when it is not attached to the node
     /// itself: a multi gives each consumer a branch of its own.
     /// Whether the turn's owner is inside the consumer (written and read only by the owner).
     /// Kept outside the node state: a lock holder's `inout` access covers the whole state, and
     /// Thread Sanitizer would count the owner's plain writes to it as racing with that access.
-    @usableFromInline let ownerIsHandling = Synchronization.Atomic<Bool>(false)
+    @inlinable
+    final var ownerIsHandling: AtomicFlag { AtomicFlag(pairIn: self) }
     @usableFromInline let connector: ((ChannelConsumer<Value>, ActivationRun?) -> ChannelConnection<Value>)?
     /// The node's generation as of its last transition under the lock, readable without it. It
     /// only grows and never runs ahead of the state's, so an input whose generation is below it
     /// belongs to an activation that is over, and its end can be refused without the lock.
-    @usableFromInline let publishedGeneration = Synchronization.Atomic<UInt>(0)
+    @inlinable
+    final var publishedGeneration: AtomicWord { AtomicWord(pairIn: self) }
     /// For a multi's branch: the activation in which a value reached this node's consumer through
     /// the uncontended path, so that later values may skip the turn (see `MultiFanOut`). Read and
     /// written only by the multi node's turn owner, hence no dynamic exclusivity check.
@@ -47,7 +50,7 @@ public class Channel<Value> {
     final func withNodeLock<R>(_ body: (inout ChannelNodeState<Value>, inout TurnOwner) -> R) -> R {
         storage.withTurnLock { state, owner in
             let result = body(&state, &owner)
-            publishedGeneration.store(state.generation, ordering: .releasing)
+            publishedGeneration.storeReleasing(state.generation)
             return result
         }
     }
@@ -63,5 +66,6 @@ public class Channel<Value> {
 }
 
 // @unchecked Sendable: a channel's mutable state is its node state, changed only under its
-// storage's lock or by the turn's owner (see `ChannelNodeState` and `MailboxStorage`).
+// storage's lock or by the turn's owner (see `ChannelNodeState` and `MailboxStorage`), and its
+// atomics (`atomicsStorage`, never accessed after `init` but through their atomic operations).
 extension Channel: @unchecked Sendable {}

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The sending end of a channel. Sends never wait (A9); each returns `nil` when its result was
 /// delivered or queued, or why it went nowhere.
 ///
@@ -7,12 +5,17 @@ import Synchronization
 /// `inactive` (A5); once that activation ends they report `disconnected`. Releasing the input, or
 /// calling `cancel()`, ends its channel with `ChannelEnd.cancelled` (A7).
 public class ChannelInput<Value>: Disposable {
+    /// The memory of `generation` and `ended`: the first stored property, never read or written
+    /// directly after `init` (see Rivulet's AtomicWord.swift).
+    @usableFromInline var atomicsStorage: AtomicWordAndFlagStorage
     @usableFromInline let channel: Channel<Value>
     /// The activation this input sends for: `ChannelGeneration.unbound` until the channel decides
     /// it (its first activation), then that generation; `revoked` once replaced.
-    @usableFromInline let generation: Synchronization.Atomic<UInt>
+    @inlinable
+    final var generation: AtomicWord { AtomicWord(pairIn: self) }
     /// Whether the input sent its end or was cancelled or revoked: releasing it sends nothing.
-    @usableFromInline let ended = Synchronization.Atomic<Bool>(false)
+    @inlinable
+    final var ended: AtomicFlag { AtomicFlag(pairIn: self) }
     /// The end that releasing the input sends.
     @usableFromInline let releaseEnd: ChannelEnd
     /// Sends `releaseEnd` for `deinit`. A deinitializer of a generic class is never specialised,
@@ -22,8 +25,8 @@ public class ChannelInput<Value>: Disposable {
 
     @inlinable
     init(channel: Channel<Value>, generation: UInt, releaseEnd: ChannelEnd = .cancelled) {
+        atomicsStorage = AtomicWordAndFlagStorage(word: generation, flag: false)
         self.channel = channel
-        self.generation = Synchronization.Atomic(generation)
         self.releaseEnd = releaseEnd
         sendReleaseEnd = { input in
             _ = input.channel.deliver(.failure(input.releaseEnd), from: input, cancelling: true)
@@ -31,7 +34,7 @@ public class ChannelInput<Value>: Disposable {
     }
 
     deinit {
-        if !ended.load(ordering: .relaxed) { sendReleaseEnd(self) }
+        if !ended.loadRelaxed() { sendReleaseEnd(self) }
     }
 
     /// Sends `result`; an end (a failure) ends the channel and uses up the input.
@@ -42,7 +45,7 @@ public class ChannelInput<Value>: Disposable {
     public final func send(result: Result<Value, ChannelEnd>) -> ChannelSendError? {
         let error = channel.deliver(result, from: self)
         // An end that got through uses the input up: releasing it has nothing left to end.
-        if error == nil, case .failure = result { ended.store(true, ordering: .relaxed) }
+        if error == nil, case .failure = result { ended.storeRelaxed(true) }
         return error
     }
 
@@ -80,7 +83,7 @@ public class ChannelInput<Value>: Disposable {
 
     /// Ends the channel with `.cancelled`, as releasing the input does (A7).
     public final func cancel() {
-        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !ended.exchangeAcquiringAndReleasing(true) else { return }
         _ = sendCancellation()
     }
 
@@ -92,14 +95,14 @@ public class ChannelInput<Value>: Disposable {
     /// uncontended path.
     @usableFromInline
     func learnBinding(_ bound: UInt) {
-        _ = generation.compareExchange(
-            expected: ChannelGeneration.unbound, desired: bound, ordering: .releasing)
+        _ = generation.compareExchangeReleasing(
+            expected: ChannelGeneration.unbound, desired: bound)
     }
 
     /// Whether the input can no longer deliver: it was cancelled, its end got through, or a
     /// junction replaced it.
     public var isDisposed: Bool {
-        ended.load(ordering: .acquiring) || generation.load(ordering: .acquiring) == ChannelGeneration.revoked
+        ended.loadAcquiring() || generation.loadAcquiring() == ChannelGeneration.revoked
     }
 
     /// Same as `cancel()`.
@@ -109,12 +112,13 @@ public class ChannelInput<Value>: Disposable {
 
     /// Stops this input for good without ending its channel (a junction took its place).
     func revoke() {
-        ended.store(true, ordering: .releasing)
-        generation.store(ChannelGeneration.revoked, ordering: .releasing)
+        ended.storeReleasing(true)
+        generation.storeReleasing(ChannelGeneration.revoked)
     }
 }
 
-// @unchecked Sendable: an input's own state is atomic, and its channel is Sendable.
+// @unchecked Sendable: an input's own state is atomic (`atomicsStorage` is never accessed after
+// `init` but through `generation`'s and `ended`'s atomic operations), and its channel is Sendable.
 extension ChannelInput: @unchecked Sendable {}
 
 extension Channel {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The listening end of a channel, returned by `subscribe`. Keep it: it keeps the graph above it
 /// active (A1), and releasing it, or calling `cancel()`, deactivates the part of the graph that
 /// only it used (A6). A cancelled output receives nothing more, not even an end.
@@ -124,7 +122,7 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
     }
 
     @inlinable
-    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+    var isStopped: Bool { stopped.loadAcquiring() }
 
     @inlinable
     func keepAlive(_ output: AnyObject) {
@@ -145,7 +143,7 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
     /// The output was cancelled: stop, and detach from the node (A6).
     @inlinable @inline(never)
     func cancel() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !stopped.exchangeAcquiringAndReleasing(true) else { return }
         hop?.stop()
         let output = retainedOutput.take()
         if let node = self.node.take() {
@@ -157,7 +155,7 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
     /// The end arrived: stop, and let a self-retained output go.
     @inlinable @inline(never)
     func ended() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !stopped.exchangeAcquiringAndReleasing(true) else { return }
         hop?.stop()
         let released = (node.take(), retainedOutput.take())
         withExtendedLifetime(released) {}

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 extension Channel {
     // MARK: Sending results into the node
@@ -25,12 +24,12 @@ extension Channel {
     final func deliver(
         _ result: Result<Value, ChannelEnd>, from input: ChannelInput<Value>, cancelling: Bool = false
     ) -> ChannelSendError? {
-        let generation = input.generation.load(ordering: .acquiring)
+        let generation = input.generation.loadAcquiring()
         if generation != ChannelGeneration.unbound, !cancelling {
             return deliver(result, generation: generation)
         }
         if generation != ChannelGeneration.unbound, generation < ChannelGeneration.revoked,
-            generation < publishedGeneration.load(ordering: .acquiring)
+            generation < publishedGeneration.loadAcquiring()
         {
             // The input's activation is over (an input released after its channel deactivated):
             // the answer under the lock would be the same.
@@ -90,7 +89,7 @@ extension Channel {
                     state.queue.enqueue(item)
                     return .queued
                 }
-                if owner == TurnOwner(thread), !ownerIsHandling.load(ordering: .relaxed) {
+                if owner == TurnOwner(thread), !ownerIsHandling.loadRelaxed() {
                     // The owner is activating, not inside its consumer: activation values go
                     // straight through, ahead of anything queued (A2).
                     return .handleNow(item, claimed: false)
@@ -136,9 +135,9 @@ extension Channel {
                 let consumer = state.pointee.consumer
             else { return false }
             let activating = state.pointee.isActivating
-            ownerIsHandling.store(true, ordering: .relaxed)
+            ownerIsHandling.storeRelaxed(true)
             consumer._withUnsafeGuaranteedRef { $0.receive(item.result, activating) }
-            ownerIsHandling.store(false, ordering: .relaxed)
+            ownerIsHandling.storeRelaxed(false)
             return true
         }
         if delivered, case let .failure(end) = item.result {

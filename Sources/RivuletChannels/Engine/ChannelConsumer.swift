@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What is attached below a channel node: an output, a processor feeding the next node, a
 /// multi's fan-out, a capture, a junction. The node calls `receive` only from its turn, one
 /// result at a time, never under a lock; `activating` is true for activation values (A2), which
@@ -14,10 +12,14 @@ import Synchronization
 /// downcasts the consumer it is given; `ClosureConsumer` keeps its state in a closure.
 @usableFromInline
 class ChannelConsumer<Value> {
+    /// The memory of `stopped`: the first stored property, never read or written directly after
+    /// `init` (see Rivulet's AtomicWord.swift).
+    @usableFromInline final var stoppedStorage = AtomicFlag.storage(false)
     @usableFromInline let handle: (ChannelConsumer<Value>, Result<Value, ChannelEnd>, Bool) -> Void
     /// Whether the consumer was stopped (detached or ended), for a consumer that guards itself:
     /// it then drops whatever still reaches it.
-    @usableFromInline final let stopped = Synchronization.Atomic<Bool>(false)
+    @inlinable
+    final var stopped: AtomicFlag { AtomicFlag(firstStoredPropertyOf: self) }
     /// For a consumer that guards itself and whose values all go to one closure on the
     /// delivering thread (`subscribeValues` without a context): that closure, which a multi's
     /// steady branch calls directly while the consumer is not stopped, skipping `handle`.

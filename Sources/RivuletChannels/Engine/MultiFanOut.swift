@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a multi remembers for outputs that join later.
 @usableFromInline
 enum MultiPolicy<Value> {
@@ -155,7 +153,7 @@ final class MultiFanOut<Value> {
                         // A consumer that takes values straight to a closure is called without
                         // its `handle`; it guards itself, so the stopped check is its own.
                         if consumer.takesDirectValues {
-                            if !consumer.stopped.load(ordering: .acquiring) { consumer.directValues?(value) }
+                            if !consumer.stopped.loadAcquiring() { consumer.directValues?(value) }
                         } else {
                             consumer.receive(result, false)
                         }

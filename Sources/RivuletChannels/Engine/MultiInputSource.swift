@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The source of a channel fed by several channels at once: a multi-input, a merged input,
 /// `merge` and `combine`. Each source channel gets a consumer of its own that forwards into the
 /// node, whose turn serialises them (A9). A source's end only detaches that source, unless its
@@ -173,11 +171,14 @@ final class MultiInputSource<Value>: ChannelSourceBehaviour {
 
 /// What a multi-input's consumer on one of its sources does: forward values, report the end.
 final class MergeForwarder<Value> {
+    /// The memory of `stopped`: the first stored property, never read or written directly after
+    /// `init` (see Rivulet's AtomicWord.swift).
+    var stoppedStorage = AtomicFlag.storage(false)
     private let source: MultiInputSource<Value>
     private let entryID: Int
     private let node: Channel<Value>
     private let generation: UInt
-    private let stopped = Synchronization.Atomic<Bool>(false)
+    private var stopped: AtomicFlag { AtomicFlag(firstStoredPropertyOf: self) }
 
     init(source: MultiInputSource<Value>, entryID: Int, node: Channel<Value>, generation: UInt) {
         self.source = source
@@ -187,16 +188,16 @@ final class MergeForwarder<Value> {
     }
 
     func stop() {
-        stopped.store(true, ordering: .releasing)
+        stopped.storeReleasing(true)
     }
 
     func receive(_ result: Result<Value, ChannelEnd>) {
-        guard !stopped.load(ordering: .acquiring) else { return }
+        guard !stopped.loadAcquiring() else { return }
         switch result {
         case .success:
             node.deliver(result, generation: generation)
         case let .failure(end):
-            stopped.store(true, ordering: .releasing)
+            stopped.storeReleasing(true)
             source.sourceEnded(entryID: entryID, end: end, node: node, generation: generation)
         }
     }

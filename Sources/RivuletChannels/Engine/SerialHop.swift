@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Runs `body` for each submitted item through a scheduler, one at a time and in order: the hop
 /// of a stage or an output with an execution context. At most one drain is scheduled at a time;
 /// it runs until the queue is empty.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One activation of a processor between two channels, and its consumer on the upstream
 /// channel: the processor, the downstream node and the activation it delivers into (A10),
 /// whether it was stopped, and its hop to an execution context. Being the consumer itself, it
@@ -50,7 +48,7 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
 
     @usableFromInline
     func stop() {
-        stopped.store(true, ordering: .releasing)
+        stopped.storeReleasing(true)
         hop?.stop()
     }
 
@@ -68,14 +66,14 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
             node === downstream.takeUnretainedValue(), "Rivulet: a processor link was reused for another node (internal error)")
         downstreamOwner = node
         self.generation = generation
-        stopped.store(false, ordering: .relaxed)
+        stopped.storeRelaxed(false)
     }
 
     /// Runs the processor on `result` and delivers what it returns downstream, tagged with the
     /// downstream activation it belongs to (A10).
     @inlinable
     func run(_ result: Result<Input, ChannelEnd>) {
-        guard !stopped.load(ordering: .relaxed) else { return }
+        guard !stopped.loadRelaxed() else { return }
         switch process(result) {
         case .none:
             break

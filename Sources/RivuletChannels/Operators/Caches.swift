@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Channel {
     /// The channel's current activation value, if it has one: it is captured and the capture let
     /// go at once, so on a plain channel this uses up its output (use it on multis).

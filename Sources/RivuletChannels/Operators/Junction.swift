@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A junction: a breakable joint between a channel and the input of another channel (A10).
 ///
 /// `bind(to:)` makes the junction's channel feed the input's channel instead of the input;
@@ -206,11 +204,14 @@ final class JunctionSource<Value>: ChannelSourceBehaviour {
 
 /// What a junction's consumer on its upstream does: forward into the bound channel.
 final class JunctionForwarder<Value> {
+    /// The memory of `stopped`: the first stored property, never read or written directly after
+    /// `init` (see Rivulet's AtomicWord.swift).
+    var stoppedStorage = AtomicFlag.storage(false)
     /// Strong: the junction drops this consumer (its connection) when it disconnects.
     private let junction: ChannelJunction<Value>
     private let target: Channel<Value>
     private let generation: UInt
-    private let stopped = Synchronization.Atomic<Bool>(false)
+    private var stopped: AtomicFlag { AtomicFlag(firstStoredPropertyOf: self) }
 
     init(junction: ChannelJunction<Value>, target: Channel<Value>, generation: UInt) {
         self.junction = junction
@@ -219,11 +220,11 @@ final class JunctionForwarder<Value> {
     }
 
     func stop() {
-        stopped.store(true, ordering: .releasing)
+        stopped.storeReleasing(true)
     }
 
     func receive(_ result: Result<Value, ChannelEnd>) {
-        guard !stopped.load(ordering: .acquiring) else { return }
+        guard !stopped.loadAcquiring() else { return }
         if case let .failure(end) = result, junction.handOverEnd(end) { return }
         target.deliver(result, generation: generation)
     }

@@ -1,17 +1,16 @@
 import Dispatch
 import Foundation
 import Rivulet
-import Synchronization
 
 /// A disposable that only remembers whether it was disposed of: the kit hands it to a subject's
 /// input as the input's resources, to see when the input is released (S4, S5, P4).
 final class DisposalFlag: Disposable, Sendable {
-    private let disposed = Synchronization.Atomic(false)
+    private let disposed = Locked(false)
 
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    var isDisposed: Bool { disposed.withLock { $0 } }
 
     func dispose() {
-        disposed.store(true, ordering: .releasing)
+        disposed.withLock { $0 = true }
     }
 }
 

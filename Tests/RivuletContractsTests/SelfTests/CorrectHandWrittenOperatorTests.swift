@@ -1,7 +1,6 @@
 import Foundation
 import Rivulet
 import RivuletContracts
-import Synchronization
 import Testing
 
 /// Correct operators written by hand, the way an operator author would, which the kit must never
@@ -47,7 +46,7 @@ import Testing
 /// preempted at arbitrary points, as on a loaded machine.
 enum BusyCores {
     private final class StopFlag: Sendable {
-        let isSet = Synchronization.Atomic<Bool>(false)
+        let isSet = Atomic(false)
     }
 
     static func whileBusy<Result>(_ body: () -> Result) -> Result {
@@ -58,13 +57,13 @@ enum BusyCores {
             done.enter()
             Thread.detachNewThread {
                 var counter = 0
-                while !stop.isSet.load(ordering: .relaxed) { counter &+= 1 }
+                while !stop.isSet.value { counter &+= 1 }
                 withExtendedLifetime(counter) {}
                 done.leave()
             }
         }
         defer {
-            stop.isSet.store(true, ordering: .relaxed)
+            stop.isSet.value = true
             done.wait()
         }
         return body()
@@ -76,14 +75,18 @@ extension Signal where Value == Int, Error == ContractError {
     /// interruption of either input go through; the output completes when both inputs have.
     func handWrittenMerge(_ other: Signal<Int, ContractError>) -> Signal<Int, ContractError> {
         Signal { output, lifetime in
-            let remaining = Synchronization.Atomic<Int>(2)
+            let remaining = Atomic(2)
             let forward: @Sendable (Signal<Int, ContractError>.Event) -> Void = { event in
                 switch event {
                 case let .value(value): output.send(value: value)
                 case let .failed(error): output.send(error: error)
                 case .interrupted: output.sendInterrupted()
                 case .completed:
-                    if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { output.sendCompleted() }
+                    let isLast = remaining.modify { count -> Bool in
+                        count -= 1
+                        return count == 0
+                    }
+                    if isLast { output.sendCompleted() }
                 }
             }
             lifetime += self.observe(forward)

@@ -5,7 +5,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// Who holds a mailbox's turn, as stored in its turn word: nobody, a thread, or a waiting thread
 /// being handed the turn. The word's lowest bit is not part of it (see `MailboxStorage`).
@@ -46,16 +45,27 @@ extension MailboxGuardedState {
 }
 
 /// The tail of a `MailboxStorage`'s allocation: the turn word and the lock, side by side.
+///
+/// The turn word is the first stored property, so its address is the tail's (Swift lays out a
+/// struct's stored properties in declaration order from offset 0; `AtomicLayoutTests` checks it):
+/// `turn(_:)` reaches it without any Swift access to the property. Never copied once in place.
 @usableFromInline
-package struct MailboxSynchronization: ~Copyable {
-    /// The owner of the turn, plus `MailboxStorage.slowPathBit`.
-    @usableFromInline package let turnWord: Synchronization.Atomic<UInt>
+package struct MailboxSynchronization {
+    /// The owner of the turn, plus `MailboxStorage.slowPathBit`. Only ever reached through
+    /// `turn(_:)`.
+    @usableFromInline package var turnWord: AtomicWordStorage
     @usableFromInline package var lock: PlatformLock
 
     @inlinable
     package init() {
-        turnWord = Synchronization.Atomic(0)
+        turnWord = AtomicWord.storage(0)
         lock = PlatformLock()
+    }
+
+    /// The turn word of the tail at `sync`.
+    @inlinable @inline(__always)
+    package static func turn(_ sync: UnsafeMutablePointer<MailboxSynchronization>) -> AtomicWord {
+        AtomicWord(UnsafeMutableRawPointer(sync).assumingMemoryBound(to: AtomicWordStorage.self))
     }
 }
 
@@ -127,8 +137,8 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
     @inlinable @inline(__always)
     package func claimTurnIfIdle(_ thread: ThreadID) -> Bool {
         withUnsafeMutablePointerToElements { sync in
-            sync.pointee.turnWord.compareExchange(
-                expected: 0, desired: thread.rawValue, ordering: .acquiring
+            MailboxSynchronization.turn(sync).compareExchangeAcquiring(
+                expected: 0, desired: thread.rawValue
             ).exchanged
         }
     }
@@ -137,8 +147,8 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
     @inlinable @inline(__always)
     package func releaseTurnIfUncontended(_ thread: ThreadID) -> Bool {
         withUnsafeMutablePointerToElements { sync in
-            sync.pointee.turnWord.compareExchange(
-                expected: thread.rawValue, desired: 0, ordering: .releasing
+            MailboxSynchronization.turn(sync).compareExchangeReleasing(
+                expected: thread.rawValue, desired: 0
             ).exchanged
         }
     }
@@ -156,7 +166,7 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
             let result = body(&state.pointee, &owner)
             let needsLock = owner == .handingOver || state.pointee.needsSlowPath
             // Releasing: the next idle claim must see what this transition wrote.
-            sync.pointee.turnWord.store(owner.rawValue | (needsLock ? Self.slowPathBit : 0), ordering: .releasing)
+            MailboxSynchronization.turn(sync).storeReleasing(owner.rawValue | (needsLock ? Self.slowPathBit : 0))
             return result
         }
     }
@@ -187,10 +197,11 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
     /// returns the owner. Called with the lock held, so no other thread changes the word afterwards.
     @inlinable
     package static func freezeTurnWord(_ sync: UnsafeMutablePointer<MailboxSynchronization>) -> TurnOwner {
-        var word = sync.pointee.turnWord.load(ordering: .acquiring)
+        let turnWord = MailboxSynchronization.turn(sync)
+        var word = turnWord.loadAcquiring()
         while word & slowPathBit == 0 {
-            let (exchanged, original) = sync.pointee.turnWord.compareExchange(
-                expected: word, desired: word | slowPathBit, ordering: .acquiringAndReleasing
+            let (exchanged, original) = turnWord.compareExchangeAcquiringAndReleasing(
+                expected: word, desired: word | slowPathBit
             )
             if exchanged { break }
             word = original

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The inner streams a flattening has decided to start, each started by the thread that decided
 /// it, once that thread has left the mailbox: every send into the mailbox is followed by `runAll()`.
 ///
@@ -46,8 +44,14 @@ final class FlattenStartTrampoline {
     // `state` guards `State`; `count` (the number of starts in it) lets every send skip the lock
     // when nothing waits. Its orderings only make the skip exact for the thread that added the
     // starts (which is the thread that runs them), and the lock orders everything else.
+
+    /// The memory of `count`: the first stored property, never read or written directly after
+    /// `init` (see AtomicWord.swift).
+    @usableFromInline var countStorage = AtomicWord.storage(0)
     @usableFromInline let state = Locked(State())
-    @usableFromInline let count = Synchronization.Atomic<Int>(0)
+
+    @inlinable
+    var count: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
 
     @inlinable
     init() {}
@@ -60,14 +64,14 @@ final class FlattenStartTrampoline {
             state.starts.append(start)
             state.deciders.append(thread)
         }
-        count.wrappingAdd(1, ordering: .releasing)
+        count.wrappingAddReleasing(1)
     }
 
     /// Runs the starts this thread decided, in order, unless this thread is already running them
     /// further up.
     @inlinable
     func runAll() {
-        guard count.load(ordering: .acquiring) > 0 else { return }
+        guard Int(bitPattern: count.loadAcquiring()) > 0 else { return }
         let thread = ThreadID.current
         let isNewRunner = state.withLock { state -> Bool in
             if state.runners.contains(thread) { return false }
@@ -76,7 +80,7 @@ final class FlattenStartTrampoline {
         }
         guard isNewRunner else { return }
         while let start = state.withLock({ $0.next(on: thread) }) {
-            count.wrappingSubtract(1, ordering: .relaxed)
+            count.wrappingSubtractRelaxed(1)
             start()
         }
     }

@@ -1,5 +1,3 @@
-import Synchronization
-
 // on(event:failed:completed:interrupted:terminated:disposed:value:) and the producer form with
 // starting/started
 
@@ -178,7 +176,14 @@ extension SignalProducer {
 final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
     // @unchecked Sendable: every stored `var` is touched only by the mailbox's handler, which runs
     // on one thread at a time (the mailbox's turn), each turn ordered after the previous one by the
-    // mailbox's turn word or lock; `mailbox` is set once in `init`, before the stage is shared.
+    // mailbox's turn word or lock; `mailbox` is set once in `init`, before the stage is shared;
+    // `hasSeenTerminalStorage` is never accessed after `init` but through `hasSeenTerminal`'s
+    // atomic operations.
+
+    /// The memory of `hasSeenTerminal`: the first stored property, never read or written directly
+    /// after `init` (see AtomicWord.swift).
+    var hasSeenTerminalStorage = AtomicFlag.storage(false)
+
     @usableFromInline
     enum Input {
         case event(Signal<Value, Error>.Event)
@@ -191,7 +196,7 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
     private var downstream: EventSink<Value, Error>?
     private var hasTerminated = false
     /// `hasTerminated`, readable by the thread that runs the interruption entry.
-    private let hasSeenTerminal = Synchronization.Atomic<Bool>(false)
+    private var hasSeenTerminal: AtomicFlag { AtomicFlag(firstStoredPropertyOf: self) }
     /// The lifetime has ended; `disposed` runs once the terminal event has come through.
     private var hasEnded = false
     /// Set in `enter(_:)`: the stream's lifetime, asked at the end whether a stage above holds
@@ -225,7 +230,7 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
         self.lifetime = lifetime
         _ = lifetime.setInterruptionEntry { [self] in
             // Once a terminal event came through, nothing more comes from here.
-            if hasSeenTerminal.load(ordering: .acquiring) { return false }
+            if hasSeenTerminal.loadAcquiring() { return false }
             receive(.interrupted)
             return true
         }
@@ -243,7 +248,7 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
         case let .event(event):
             guard !hasTerminated else { return }
             hasTerminated = event.isTerminating
-            if hasTerminated { hasSeenTerminal.store(true, ordering: .releasing) }
+            if hasTerminated { hasSeenTerminal.storeReleasing(true) }
             callbacks?.run(for: event)
             downstream?(event)
             if hasTerminated, hasEnded { finish() }
@@ -258,7 +263,7 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
     private func finish() {
         if !hasTerminated {
             hasTerminated = true
-            hasSeenTerminal.store(true, ordering: .releasing)
+            hasSeenTerminal.storeReleasing(true)
             callbacks?.run(for: .interrupted)
             downstream?(.interrupted)
         }
