@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A scheduler for the main thread: it runs actions on the main queue, in the order they were
 /// scheduled.
@@ -22,7 +21,7 @@ public final class UIScheduler: Scheduler {
 
     /// The number of actions scheduled through any `UIScheduler` that have not finished yet: the
     /// ones waiting on the main queue and the one running synchronously.
-    private static let pendingCount = Synchronization.Atomic<Int>(0)
+    private static let pendingCount = AtomicCounter()
 
     /// Creates a main-thread scheduler.
     public init() {
