@@ -3,8 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Rivulet",
-    // Rivulet's internal lock needs `Synchronization.Atomic` (macOS 15 and its siblings).
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // Swift concurrency's floor. Rivulet's atomics are the compiler's builtins (see
+    // Engine/Serialization/AtomicWord.swift) rather than `Synchronization.Atomic`, which would need
+    // macOS 15 and its siblings.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
         .library(name: "Rivulet", targets: ["Rivulet"]),
         .library(name: "RivuletChannels", targets: ["RivuletChannels"]),

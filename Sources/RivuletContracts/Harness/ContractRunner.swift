@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Rivulet
 
 /// Runs every scenario against a subject and turns what it saw into a report.

@@ -90,7 +90,7 @@ import Testing
     @Test func cancellingTheAwaitingTaskDisposesOfTheStart_P4() async throws {
         let source = DrivenSource()
         let task = Task { await source.producer.awaitFirst() }
-        while source.starts.value == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        while source.starts.value == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
         #expect(source.ends.value == 0)
         task.cancel()
         #expect(await task.value == nil)
