@@ -60,7 +60,7 @@ func awaitWithDeadline<T: Sendable>(
             take()?.resume(returning: value)
         }
         timer = Task {
-            try? await Task.sleep(for: .seconds(seconds))
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
             take()?.resume(returning: nil)
         }
     }
