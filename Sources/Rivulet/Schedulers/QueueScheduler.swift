@@ -24,6 +24,9 @@ public final class QueueScheduler: DateScheduler {
     /// the scheduler goes away), whether or not their disposables are kept.
     private let timers = RepeatingTimers()
 
+    /// The queue that keeps `observe(on:)` deliveries of different streams in order.
+    @usableFromInline package let orderedDelivery = OrderedDeliveryQueue()
+
     /// Creates a scheduler with its own serial queue.
     ///
     /// - Parameters:
@@ -182,3 +185,5 @@ private final class DispatchTimerDisposable: Disposable {
         _ = registered
     }
 }
+
+extension QueueScheduler: OrderedDeliveryScheduler {}

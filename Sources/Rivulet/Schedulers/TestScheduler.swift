@@ -54,6 +54,9 @@ public final class TestScheduler: DateScheduler {
     /// Tasks sleeping on this scheduler, as the async engine sees them.
     private let sleepers = Locked(TestSchedulerSleepers())
 
+    /// The queue that keeps `observe(on:)` deliveries of different streams in order.
+    @usableFromInline package let orderedDelivery = OrderedDeliveryQueue()
+
     /// Creates a test scheduler whose clock starts at `startDate`.
     ///
     /// - Parameters:
@@ -380,3 +383,5 @@ extension TestScheduler: RelativeDateScheduler {
         sleepers.withLock { $0.didResume(sleeper, running: running) }
     }
 }
+
+extension TestScheduler: OrderedDeliveryScheduler {}

@@ -23,6 +23,13 @@ public final class UIScheduler: Scheduler {
     /// ones waiting on the main queue and the one running synchronously.
     private static let pendingCount = AtomicCounter()
 
+    /// The queue that keeps `observe(on:)` deliveries of different streams in order, shared by
+    /// every `UIScheduler` since they all run on the main queue.
+    private static let sharedOrderedDelivery = OrderedDeliveryQueue()
+
+    /// The queue that keeps `observe(on:)` deliveries of different streams in order.
+    @usableFromInline package var orderedDelivery: OrderedDeliveryQueue { Self.sharedOrderedDelivery }
+
     /// Creates a main-thread scheduler.
     public init() {
         _ = Self.mainQueueKey
@@ -57,3 +64,5 @@ public final class UIScheduler: Scheduler {
         return disposable
     }
 }
+
+extension UIScheduler: OrderedDeliveryScheduler {}

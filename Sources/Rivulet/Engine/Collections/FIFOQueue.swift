@@ -14,6 +14,10 @@ package struct FIFOQueue<Element> {
     @inlinable
     package var isEmpty: Bool { head == slots.count }
 
+    /// How many elements are queued.
+    @inlinable
+    package var count: Int { slots.count - head }
+
     @inlinable
     package mutating func append(_ element: Element) {
         slots.append(element)

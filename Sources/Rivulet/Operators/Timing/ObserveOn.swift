@@ -2,29 +2,43 @@
 
 /// The stage behind `observe(on:)`.
 ///
-/// Upstream hands each event over through a small locked queue. The first event of a burst asks
-/// the scheduler for one *drain* callback, which delivers the queued events in order; events that
-/// arrive while a drain is pending or running join its queue instead of asking the scheduler
-/// again. So:
-/// - upstream never waits for downstream work on the scheduler (it only takes the queue's lock
-///   and, at the start of a burst, calls `schedule`), and never deadlocks with it;
+/// Upstream hands each event over through a small locked queue, then asks for its delivery in one
+/// of two ways:
+/// - On Rivulet's own queued schedulers (`QueueScheduler`, `TestScheduler`, `UIScheduler`, the
+///   `OrderedDeliveryScheduler`s), it appends a *ticket* (a reference to this stage, with a count
+///   of its consecutive events) to the scheduler's `OrderedDeliveryQueue`, whose one drain at a
+///   time has each ticket's stage deliver its next events. The stage's events are then kept under
+///   that queue's lock (`shared`), so the event and its ticket are queued together. Events of different streams observed on the same scheduler are so delivered in
+///   the order they were handed over, as ReactiveSwift's one action per event does.
+/// - On any other scheduler, the first event of a burst asks the scheduler for one *drain*
+///   callback of this stage, which delivers the queued events in order; events that arrive while a
+///   drain is pending or running join its queue instead of asking the scheduler again. The order
+///   within the stream is kept; the order across streams is the scheduler's order of the bursts.
+///
+/// Either way:
+/// - upstream never waits for downstream work on the scheduler (it only takes one lock, the
+///   stage's or the shared queue's, and, at the start of a burst, calls `schedule`), and never
+///   deadlocks with it;
 /// - events keep their order and are delivered one at a time on any scheduler, even one that runs
 ///   callbacks concurrently: only one drain is scheduled at a time, and it schedules the next one
 ///   itself only after it has delivered its share;
 /// - a long burst does not monopolise the scheduler: a drain delivers at most `drainLimit` events,
 ///   then schedules the rest behind whatever else the scheduler has queued;
-/// - values never cross a `@Sendable` boundary: the callbacks carry nothing.
+/// - values never cross a `@Sendable` boundary: the callbacks and tickets carry none.
 ///
 /// When the stream ends (terminal event delivered, or disposal), the queue is emptied and closed:
-/// callbacks still pending with the scheduler find nothing to do, and hold no value. A producer
-/// start disposed of before its terminal event was delivered is different (issue 16, as in
+/// callbacks and tickets still pending find nothing to do, and hold no value. A producer start
+/// disposed of before its terminal event was delivered is different (issue 16, as in
 /// ReactiveSwift): the values still queued are dropped, and `interrupted` is delivered on the
-/// scheduler.
+/// scheduler (after the events of other streams already queued there: the dropped values' tickets
+/// are skipped, and the interruption has its own).
 @usableFromInline
 final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
     // @unchecked Sendable: `state` is a `Locked`; `downstream` is only called by the one drain
-    // running at a time (`State.drainScheduled`, under that lock, admits one drain), and
-    // `scheduler` is Sendable.
+    // running at a time (`State.drainScheduled`, under that lock, admits one drain per stage; with
+    // an `OrderedDeliveryQueue`, its own `drainScheduled` admits one drain per scheduler, and
+    // `shared` is only touched inside that queue's `withLock`), and `scheduler` and
+    // `orderedDelivery` are Sendable.
     @usableFromInline
     struct State {
         @usableFromInline var events = FIFOQueue<Signal<Value, Error>.Event>()
@@ -33,6 +47,9 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
         @usableFromInline var drainScheduled = false
         /// A disposed start's interruption is queued: nothing more is accepted.
         @usableFromInline var isEnding = false
+        /// Tickets in the scheduler's `OrderedDeliveryQueue` whose events were dropped when a
+        /// disposed start's interruption was queued: they deliver nothing.
+        @usableFromInline var staleTickets = 0
 
         @inlinable
         init() {}
@@ -44,6 +61,16 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline let state = Locked(State())
     @usableFromInline let downstream: EventSink<Value, Error>
     @usableFromInline let scheduler: Scheduler
+    /// The scheduler's shared queue of tickets, if it has one (Rivulet's own queued schedulers);
+    /// otherwise the stage schedules its own drains.
+    @usableFromInline let orderedDelivery: OrderedDeliveryQueue?
+    /// With an `orderedDelivery` queue, the stage's events and flags: guarded by that queue's lock
+    /// (the only access is inside its `withLock`), instead of `state`'s, so that handing over an
+    /// event takes one lock.
+    @exclusivity(unchecked) @usableFromInline var shared = State()
+    /// How a ticket makes this stage deliver its next events; made once, in `init` (it captures no
+    /// stage), so that queueing a ticket allocates nothing even where the stage is not specialised.
+    @usableFromInline let deliverTicket: @Sendable (AnyObject, Int) -> Void
     /// The lifetime of the producer start this stage belongs to (`nil` on a signal): told when an
     /// interruption is queued, so that the stages below wait for it.
     @usableFromInline var startLifetime: Lifetime?
@@ -52,6 +79,10 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
     init(scheduler: Scheduler, downstream: @escaping EventSink<Value, Error>, lifetime: Lifetime) {
         self.scheduler = scheduler
         self.downstream = downstream
+        orderedDelivery = (scheduler as? any OrderedDeliveryScheduler)?.orderedDelivery
+        deliverTicket = { client, count in
+            unsafeDowncast(client, to: ObserveOnStage<Value, Error>.self).deliverNext(count)
+        }
         let state = self.state
         // In a producer start, the stage delivers the start's interruption on the scheduler.
         // `startLifetime` is written before the entry can reach another thread.
@@ -62,6 +93,9 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
         }
         if isStart {
             lifetime.observeEnded { [self] in interruptAtEnd() }
+        } else if orderedDelivery != nil {
+            startLifetime = nil
+            lifetime.observeEnded { [weak self] in self?.closeShared() }
         } else {
             startLifetime = nil
             lifetime.observeEnded { Self.close(state) }
@@ -73,6 +107,22 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
     /// asynchronous operators do the same).
     @usableFromInline
     func interruptAtEnd() {
+        if let orderedDelivery {
+            let (dropped, mustSchedule) = orderedDelivery.withLock {
+                queue -> (ContiguousArray<Signal<Value, Error>.Event?>, Bool) in
+                guard !shared.isClosed, !shared.isEnding else { return ([], false) }
+                shared.isEnding = true
+                // Every dropped event's ticket is in the queue: it delivers nothing.
+                shared.staleTickets += shared.events.count
+                let dropped = shared.events.removeAll()
+                shared.events.append(.interrupted)
+                return (dropped, queue.addTicket(for: self, deliver: deliverTicket))
+            }
+            // The dropped events are released here, after the lock.
+            _ = dropped
+            if mustSchedule { orderedDelivery.scheduleDrain(on: scheduler) }
+            return
+        }
         let (dropped, mustSchedule) = state.withLock { state -> (ContiguousArray<Signal<Value, Error>.Event?>, Bool) in
             guard !state.isClosed, !state.isEnding else { return ([], false) }
             state.isEnding = true
@@ -87,6 +137,19 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
         if mustSchedule { scheduleDrain() }
     }
 
+    /// With an `orderedDelivery` queue: the stream has ended; its leftover tickets find it closed.
+    @inlinable
+    func closeShared() {
+        guard let orderedDelivery else { return }
+        let dropped = orderedDelivery.withLock { _ in
+            shared.isClosed = true
+            shared.isEnding = false
+            return shared.events.removeAll()
+        }
+        // The dropped events are released here, after the lock.
+        _ = dropped
+    }
+
     @inlinable
     static func close(_ state: Locked<State>) {
         let dropped = state.withLock { state in
@@ -98,9 +161,20 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
         _ = dropped
     }
 
-    /// Queues `event`; the first event of a burst schedules a drain.
+    /// Queues `event`: with a shared queue, queues its ticket there too; otherwise the first event
+    /// of a burst schedules a drain.
     @inlinable
     func send(_ event: Signal<Value, Error>.Event) {
+        if let orderedDelivery {
+            let mustSchedule = orderedDelivery.withLock { queue -> Bool in
+                guard !shared.isClosed, !shared.isEnding else { return false }
+                shared.events.append(event)
+                return queue.addTicket(for: self, deliver: deliverTicket)
+            }
+            if case .interrupted = event { startLifetime?.holdInterruption() }
+            if mustSchedule { orderedDelivery.scheduleDrain(on: scheduler) }
+            return
+        }
         let mustSchedule = state.withLock { state -> Bool in
             guard !state.isClosed, !state.isEnding else { return false }
             state.events.append(event)
@@ -110,6 +184,33 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
         }
         if case .interrupted = event { startLifetime?.holdInterruption() }
         if mustSchedule { scheduleDrain() }
+    }
+
+    /// Delivers the next `count` queued events for a ticket of the scheduler's
+    /// `OrderedDeliveryQueue` (called by its one drain, outside every lock); a closed stage ignores
+    /// its leftover tickets, and a stale ticket delivers nothing.
+    @inlinable
+    func deliverNext(_ count: Int) {
+        guard let orderedDelivery else {
+            preconditionFailure(
+                "Rivulet: an observe(on:) ticket reached a stage without a shared queue; tickets come only from OrderedDeliveryQueue (internal error)"
+            )
+        }
+        for _ in 0..<count {
+            let next = orderedDelivery.withLock { _ -> Signal<Value, Error>.Event? in
+                guard !shared.isClosed else { return nil }
+                guard shared.staleTickets == 0 else {
+                    shared.staleTickets -= 1
+                    return nil
+                }
+                return shared.events.popFirst()
+            }
+            guard let event = next else { continue }
+            if event.isTerminating {
+                closeShared()
+            }
+            downstream(event)
+        }
     }
 
     @inlinable
@@ -158,7 +259,10 @@ extension Signal {
     /// Senders never wait for the scheduler: each event is handed over and delivered by a
     /// callback on `scheduler`. Order and one-at-a-time delivery hold on any scheduler; on a
     /// serial one (`QueueScheduler`, `UIScheduler`) every event is also delivered on its thread.
-    /// With `ImmediateScheduler` delivery stays synchronous.
+    /// On `QueueScheduler`, `TestScheduler` and `UIScheduler`, events of different streams
+    /// observed on the same scheduler are delivered in the order they were handed over, as in
+    /// ReactiveSwift; on other schedulers, only the order within each stream is kept. With
+    /// `ImmediateScheduler` delivery stays synchronous.
     ///
     /// - Parameters:
     ///   - scheduler: Where the events are delivered.

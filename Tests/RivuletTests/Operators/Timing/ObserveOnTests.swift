@@ -169,6 +169,98 @@ import Testing
         #expect(recorder.values.last == 600)
     }
 
+    /// Sends 5 then 0 on two streams, alternately, from this thread before `scheduler` runs.
+    static func sendAlternately(observedOn scheduler: Scheduler, into log: ScheduledLog<String>) {
+        let (first, firstInput) = Signal<Int, Never>.pipe()
+        let (second, secondInput) = Signal<Int, Never>.pipe()
+        first.observe(on: scheduler).observeValues { log.append("o0 \($0)") }
+        second.observe(on: scheduler).observeValues { log.append("o1 \($0)") }
+        firstInput.send(value: 5)
+        secondInput.send(value: 5)
+        firstInput.send(value: 0)
+        secondInput.send(value: 0)
+    }
+
+    @Test func twoStreamsOnOneTestSchedulerKeepTheOrderTheyWereSentIn() {
+        // As in ReactiveSwift: "loading ends, then data arrives" holds across two signals.
+        let scheduler = makeTestScheduler()
+        let log = ScheduledLog<String>()
+        Self.sendAlternately(observedOn: scheduler, into: log)
+        #expect(log.items == [])
+        scheduler.advance()
+        #expect(log.items == ["o0 5", "o1 5", "o0 0", "o1 0"])
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func twoStreamsOnOneQueueSchedulerKeepTheOrderTheyWereSentIn() {
+        let scheduler = QueueScheduler(name: "observe-on-two-streams")
+        let gate = DispatchSemaphore(value: 0)
+        scheduler.queue.async { gate.wait() }
+        let log = ScheduledLog<String>()
+        Self.sendAlternately(observedOn: scheduler, into: log)
+        gate.signal()
+        let done = DispatchSemaphore(value: 0)
+        scheduler.queue.async { done.signal() }
+        #expect(waitFor(done))
+        #expect(log.items == ["o0 5", "o1 5", "o0 0", "o1 0"])
+    }
+
+    @Test func aStreamObservedOnTwoSchedulersIsDeliveredByEachOnItsOwn() {
+        let first = makeTestScheduler()
+        let second = makeTestScheduler()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let onFirst = EventRecorder<Int, Never>()
+        let onSecond = EventRecorder<Int, Never>()
+        signal.observe(on: first).observe(onFirst.observer)
+        signal.observe(on: second).observe(onSecond.observer)
+        input.send(value: 1)
+        input.send(value: 2)
+        second.advance()
+        #expect(onFirst.values == [])
+        #expect(onSecond.values == [1, 2])
+        input.send(value: 3)
+        first.advance()
+        #expect(onFirst.values == [1, 2, 3])
+        #expect(onSecond.values == [1, 2])
+        second.advance()
+        #expect(onSecond.values == [1, 2, 3])
+    }
+
+    @Test func aDisposedStartIsInterruptedAfterOtherStreamsEventsAlreadyQueued_P4() {
+        // The dropped values' tickets are skipped; the interruption takes its place in line.
+        let scheduler = makeTestScheduler()
+        let upstream = ManualProducer<Int, TestError>()
+        let (other, otherInput) = Signal<Int, TestError>.pipe()
+        let log = ScheduledLog<String>()
+        let disposable = upstream.producer.observe(on: scheduler).start { event in
+            switch event {
+            case let .value(value): log.append("start \(value)")
+            case .interrupted: log.append("start interrupted")
+            case .failed, .completed: log.append("start ended")
+            }
+        }
+        other.observe(on: scheduler).observeValues { log.append("other \($0)") }
+        upstream.send(.value(1))
+        otherInput.send(value: 2)
+        disposable.dispose()
+        otherInput.send(value: 3)
+        scheduler.advance()
+        #expect(log.items == ["other 2", "start interrupted", "other 3"])
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func aLongBurstOnASharedQueueYieldsBetweenDrains() {
+        let scheduler = makeTestScheduler()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let recorder = EventRecorder<Int, Never>()
+        signal.observe(on: scheduler).observe(recorder.observer)
+        for value in 0..<600 { input.send(value: value) }
+        #expect(scheduler.pendingActionCount == 1)
+        scheduler.advance()
+        #expect(recorder.values == Array(0..<600))
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
     @Test func lateCallbacksDeliverNothingAfterDisposal_P4() {
         expectLateCallbacksDeliverNothing([.value(1), .value(2), .completed]) { $0.observe(on: $1) }
     }
@@ -201,6 +293,46 @@ import Testing
         for thread in 0..<8 {
             let mine = recorder.values.filter { $0 / 1_000 == thread }
             #expect(mine == mine.sorted())
+        }
+    }
+
+    @Test func concurrentSendersOnSeveralStreamsIntoOneQueueSchedulerLoseNothing() {
+        let scheduler = QueueScheduler(name: "observe-on-stress-streams")
+        let streams = 4
+        let threads = 4
+        let perThread = 400
+        let overlap = OverlapDetector()
+        let done = DispatchSemaphore(value: 0)
+        let pipes = (0..<streams).map { _ in Signal<Int, Never>.pipe() }
+        let recorders = (0..<streams).map { _ in EventRecorder<Int, Never>() }
+        for (pipe, recorder) in zip(pipes, recorders) {
+            pipe.output.observe(on: scheduler).observe { event in
+                overlap.enter()
+                recorder.record(event)
+                overlap.leave()
+                if event.isTerminating { done.signal() }
+            }
+        }
+        let inputs = pipes.map(\.input)
+        runConcurrently(threads) { thread in
+            for index in 0..<perThread {
+                inputs[(thread + index) % streams].send(value: thread * 10_000 + index)
+            }
+        }
+        for input in inputs { input.sendCompleted() }
+        for _ in 0..<streams { #expect(waitFor(done)) }
+        #expect(overlap.overlapCount == 0)
+        let all = recorders.flatMap(\.values)
+        #expect(all.count == threads * perThread)
+        #expect(Set(all).count == threads * perThread)
+        for (stream, recorder) in recorders.enumerated() {
+            #expect(recorder.terminalCount == 1)
+            // Each sender's values keep their order in each stream.
+            for thread in 0..<threads {
+                let mine = recorder.values.filter { $0 / 10_000 == thread }
+                #expect(mine == mine.sorted())
+                #expect(mine.allSatisfy { ($0 % 10_000 + thread) % streams == stream })
+            }
         }
     }
 }
