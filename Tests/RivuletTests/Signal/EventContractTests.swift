@@ -241,14 +241,24 @@ import Testing
         #expect(threads.last == secondThread.withLock { $0 })
     }
 
-    @Test("E1 a terminal event sent during a delivery overtakes the values other threads wait to send, as in ReactiveSwift")
-    func E1_aTerminalEventOvertakesValuesWaitingForTheTurn() {
+    /// A pipe whose value 1 is being delivered, on another thread, to an observer blocked until
+    /// `releaseFirst` is signalled; `recorder` observes after it.
+    static func deliveringOneOnAnotherThread() -> (
+        signal: IntSignal, input: IntSignal.Observer, recorder: EventRecorder<Int, TestError>,
+        releaseFirst: DispatchSemaphore
+    ) {
         let (signal, input) = IntSignal.pipe()
         let recorder = EventRecorder<Int, TestError>()
-        let (insideFirst, releaseFirst) = Self.blockDelivery(of: 1, on: signal)
+        let (insideFirst, releaseFirst) = blockDelivery(of: 1, on: signal)
         signal.observe(recorder.observer)
         Thread { input.send(value: 1) }.start()
         insideFirst.wait()
+        return (signal, input, recorder, releaseFirst)
+    }
+
+    @Test("E1 a terminal event sent during a delivery overtakes the values other threads wait to send, as in ReactiveSwift")
+    func E1_aTerminalEventOvertakesValuesWaitingForTheTurn() {
+        let (signal, input, recorder, releaseFirst) = Self.deliveringOneOnAnotherThread()
         let secondReturned = DispatchSemaphore(value: 0)
         Thread {
             input.send(value: 2)
@@ -264,12 +274,7 @@ import Testing
 
     @Test("E7 a terminal event from another thread does not wait; it is delivered after the current event")
     func E7_terminalFromAnotherThreadDoesNotBlock() {
-        let (signal, input) = IntSignal.pipe()
-        let recorder = EventRecorder<Int, TestError>()
-        let (insideFirst, releaseFirst) = Self.blockDelivery(of: 1, on: signal)
-        signal.observe(recorder.observer)
-        Thread { input.send(value: 1) }.start()
-        insideFirst.wait()
+        let (_, input, recorder, releaseFirst) = Self.deliveringOneOnAnotherThread()
         let returned = withWatchdog(seconds: 5, "sendInterrupted from another thread") {
             input.sendInterrupted()
         }
