@@ -93,7 +93,7 @@ extension SignalProducer {
 /// down through every stage below, so `on(…)` callbacks and `materialize` see it before the
 /// start's observer. Then everything observing the lifetime's end runs: a time-based stage stops
 /// forwarding and delivers `interrupted` on its scheduler. If the chain has no entry (a sequence
-/// or a signal with synchronous operators) or its entry's source had already ended, and no stage
+/// or a value with synchronous operators) or its entry's source had already ended, and no stage
 /// delivers on a scheduler, the output is then interrupted directly.
 @usableFromInline
 final class ProducerInterrupter<Value, Error: Swift.Error>: Disposable {

@@ -68,11 +68,18 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// A producer that, on each start, observes `signal`: it forwards the signal's events from the
     /// moment of the start, and disposing of the start stops observing it.
+    ///
+    /// Disposing of a start interrupts it at its source, as a start handler's does: every operator
+    /// of the chain, `materialize()` and `on(interrupted:)` included, sees the interruption before
+    /// the start's observer, as in ReactiveSwift.
     @inlinable
     public init(_ signal: Signal<Value, Error>) {
-        self = .fused({ downstream, lifetime in
-            lifetime += signal.observe(Signal.Observer(downstream))
-        })
+        // Through a start handler's core: the signal delivers on whichever thread sends, so only a
+        // core of the start's own can put the interruption into the chain serially with those
+        // deliveries.
+        self.init { observer, lifetime in
+            lifetime += signal.observe(observer)
+        }
     }
 
     /// A producer that sends `value` and completes.

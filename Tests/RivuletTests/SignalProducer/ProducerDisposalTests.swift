@@ -87,6 +87,31 @@ import Testing
         #expect(recorder.events == [.value(.interrupted), .interrupted])
     }
 
+    @Test func materializeAfterASignalsProducerSeesTheInterruptionOfADisposedStart_P4() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let recorder = EventRecorder<Signal<Int, TestError>.Event, Never>()
+        let disposable = signal.producer.materialize().start(recorder.observer)
+        input.send(value: 1)
+        disposable.dispose()
+        input.send(value: 2)
+        #expect(recorder.events == [.value(.value(1)), .value(.interrupted), .interrupted])
+    }
+
+    @Test func disposalOfASignalsProducerFromInsideItsObserverComesAfterTheCurrentValue_E6() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let log = Locked<[String]>([])
+        let disposable = SerialDisposable()
+        disposable.inner = signal.producer
+            .materialize()
+            .startWithValues { event in
+                log.withLock { $0.append("\(event)") }
+                if case .value = event { disposable.dispose() }
+            }
+        input.send(value: 1)
+        input.send(value: 2)
+        #expect(log.withLock { $0 } == ["VALUE 1", "INTERRUPTED"])
+    }
+
     @Test func disposalFromInsideTheObserverIsDeliveredAfterTheCurrentEvent_E6() {
         let log = Locked<[String]>([])
         let upstream = ManualProducer<Int, Never>()

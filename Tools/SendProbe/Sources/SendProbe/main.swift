@@ -65,6 +65,33 @@ func probe_profile_dispose() {
 if CommandLine.arguments.contains("profile-dispose") { probe_profile_dispose() }
 
 @inline(never)
+func probe_profile_signal_producer() {
+    // For `valgrind --tool=callgrind`: values of a hot signal through `signal.producer.map`, one
+    // start observing.
+    let sink = Sink()
+    let (signal, input) = Signal<Int, Never>.pipe()
+    signal.producer.map { (value: Int) in value &* 2 }.startWithValues { sink.total &+= $0 }
+    for value in 0..<modeCount(100_000) { input.send(value: value) }
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+if CommandLine.arguments.contains("profile-signal-producer") { probe_profile_signal_producer() }
+
+@inline(never)
+func probe_profile_signal_producer_churn() {
+    // For `valgrind --tool=callgrind`: start `signal.producer.map` and dispose of the start.
+    let sink = Sink()
+    let (signal, _) = Signal<Int, Never>.pipe()
+    let producer = signal.producer.map { (value: Int) in value &* 2 }
+    for _ in 0..<modeCount(10_000) {
+        producer.startWithValues { sink.total &+= $0 }.dispose()
+    }
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+if CommandLine.arguments.contains("profile-signal-producer-churn") { probe_profile_signal_producer_churn() }
+
+@inline(never)
 func probe_flatmap_allocs() {
     // Allocations per inner stream of flatMap(.latest), inner producers of 5 values.
     let sink = Sink()
