@@ -35,15 +35,15 @@ extension SignalProducer where Value == Date, Error == Never {
         precondition(
             (leeway.nanosecondCount ?? .max) >= 0,
             "Rivulet: timer(interval:on:leeway:): leeway is \(leeway); it must be 0 or more")
-        return .fused({ downstream, lifetime in
-            let mailbox = Mailbox<Void> { _ in downstream(.value(scheduler.currentDate)) }
-            lifetime.observeEnded { mailbox.close() }
+        // A start handler: its core serializes the ticks, and disposal interrupts the chain at this
+        // source (`materialize()` below sees it), as in ReactiveSwift.
+        return SignalProducer { observer, lifetime in
             lifetime += scheduler.schedule(
                 after: scheduler.currentDate + interval,
                 interval: interval,
                 leeway: leeway
-            ) { mailbox.send(()) }
-        })
+            ) { observer.send(value: scheduler.currentDate) }
+        }
     }
 }
 
@@ -64,18 +64,20 @@ extension SignalProducer where Error == Never {
         on scheduler: DateScheduler
     ) -> SignalProducer<S.Element, Error> where S.Element == Value {
         interval.checkTickInterval(for: "interval(_:interval:on:)")
-        return .fused({ downstream, lifetime in
+        // A start handler, so that disposal interrupts the chain at this source; the mailbox keeps
+        // the iterator to one tick at a time, whatever the scheduler.
+        return SignalProducer { observer, lifetime in
             let timer = SerialDisposable()
             lifetime += timer
             var iterator: S.Iterator? = values.makeIterator()
             let mailbox = Mailbox<Void> { _ in
                 guard iterator != nil else { return }
                 if let value = iterator?.next() {
-                    downstream(.value(value))
+                    observer.send(value: value)
                 } else {
                     iterator = nil
                     timer.dispose()
-                    downstream(.completed)
+                    observer.sendCompleted()
                 }
             }
             lifetime.observeEnded { mailbox.close() }
@@ -84,7 +86,7 @@ extension SignalProducer where Error == Never {
                 interval: interval,
                 leeway: interval * 0.1
             ) { mailbox.send(()) }
-        })
+        }
     }
 
     /// A producer that counts 0, 1, 2, … one per `interval`, the first `interval` after each

@@ -16,6 +16,31 @@ import Testing
         #expect(recorder.events.last == .interrupted)
     }
 
+    @Test func materializeAfterATimerSeesTheInterruptionOfADisposedStart_P4() {
+        let scheduler = makeTestScheduler()
+        let events = Locked<[String]>([])
+        let disposable = SignalProducer.timer(interval: .seconds(1), on: scheduler)
+            .materialize()
+            .start { event in events.withLock { $0.append("\(event)") } }
+        scheduler.advance(by: .seconds(1))
+        disposable.dispose()
+        let recorded = events.withLock { $0 }
+        #expect(recorded.count == 3)
+        #expect(Array(recorded.suffix(2)) == ["VALUE INTERRUPTED", "INTERRUPTED"])
+    }
+
+    @Test func materializeAfterAnIntervalSeesTheInterruptionOfADisposedStart_P4() {
+        let scheduler = makeTestScheduler()
+        let recorder = EventRecorder<Signal<Int, Never>.Event, Never>()
+        let disposable = SignalProducer.interval(0..., interval: .seconds(1), on: scheduler)
+            .materialize()
+            .start(recorder.observer)
+        scheduler.advance(by: .seconds(2))
+        disposable.dispose()
+        #expect(recorder.events == [.value(.value(0)), .value(.value(1)), .value(.interrupted), .interrupted])
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
     /// ReactiveSwift's default for the producer: 10% of the interval (the async
     /// `DateScheduler.timer(interval:leeway:)` defaults to none, also as in ReactiveSwift).
     @Test func timerDefaultLeewayIsTenPercentOfTheInterval() {
