@@ -3,8 +3,9 @@
 enum FlattenInput<Outer, Value, Error: Swift.Error> {
     case outer(Signal<Outer, Error>.Event)
     case inner(FlattenInnerID, Signal<Value, Error>.Event)
-    /// The producer start's lifetime ended before the flattened stream's end: it is interrupted
-    /// at once, as ReactiveSwift's flattened producer is (issue 16).
+    /// The producer start was disposed of (this is its interruption entry): the flattened stream
+    /// is interrupted at once, before any start it runs ends, as ReactiveSwift's flattened
+    /// producer is.
     case startEnded
 }
 
