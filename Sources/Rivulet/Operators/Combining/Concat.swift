@@ -48,15 +48,14 @@ extension SignalProducer {
 
 extension Signal.Event {
     /// The stage behind `then`: ignores values, forwards failure and interruption at once; on
-    /// completion, releases the upstream and starts `replacement` into the same downstream.
+    /// completion, starts `replacement` into the same downstream.
     static func thenSink<U, F>(
         _ replacement: SignalProducer<U, F>,
         promote: @escaping (Error) -> F,
         downstream: @escaping EventSink<U, F>,
-        lifetime: Lifetime,
-        releaseUpstream: @escaping () -> Void
+        lifetime: Lifetime
     ) -> EventSink<Value, Error> {
-        handOverSink(downstream: downstream, lifetime: lifetime, releaseUpstream: releaseUpstream) { event in
+        handOverSink(downstream: downstream, lifetime: lifetime) { event in
             switch event {
             case .value: .drop
             case let .failed(error): .forward(.failed(promote(error)))
@@ -74,11 +73,9 @@ extension SignalProducer {
         promote: @escaping (Error) -> F
     ) -> SignalProducer<U, F> {
         SignalProducer<U, F>.fused({ downstream, lifetime in
-            self.startReleasable(in: lifetime) { release in
-                Signal.Event.thenSink(
-                    replacement, promote: promote, downstream: downstream, lifetime: lifetime, releaseUpstream: release
-                )
-            }
+            self.startHandingOver(
+                in: lifetime,
+                to: Signal.Event.thenSink(replacement, promote: promote, downstream: downstream, lifetime: lifetime))
         })
     }
 

@@ -7,9 +7,9 @@ extension Signal {
     where Seq.Element == Signal<Value, Error> {
         let signals = Array(signals)
         return Signal { output, lifetime in
-            let sink = FlattenRun<Signal, Value, Error>.start(
+            let sink = FlattenRun<Signal, Value, Error>.make(
                 .merge, downstream: output.sink, lifetime: lifetime, makeInner: { $0.producer }
-            )
+            ).outerSink
             for signal in signals { sink(.value(signal)) }
             sink(.completed)
         }

@@ -1,20 +1,21 @@
 extension SignalProducer {
-    /// Starts this producer within `lifetime`, under a lifetime of its own that `makeSink`'s
-    /// `release` ends early: the hand-over operators (`flatMapError`, `then`) release the first
-    /// producer's resources when it has ended, before the replacement starts, as a terminated
-    /// signal disposes of its resources (S5).
-    func startReleasable(
-        in lifetime: Lifetime,
-        _ makeSink: (_ release: @escaping () -> Void) -> EventSink<Value, Error>
-    ) {
-        let (upstreamLifetime, token) = Lifetime.make()
-        let handle = lifetime += AnyDisposable { token.dispose() }
-        let sink = makeSink {
-            handle?.dispose()
-            token.dispose()
-        }
-        guard !upstreamLifetime.hasEnded else { return }
-        startInstance(sink, upstreamLifetime)
+    /// Starts this producer as the first operand of a hand-over stage (`flatMapError`, `then`)
+    /// within `lifetime`: a start of its own, as in ReactiveSwift, whose lifetime ends once `sink`
+    /// has fully handled its terminal event (forwarded it, or started the replacement), or when
+    /// `lifetime` ends.
+    func startHandingOver(in lifetime: Lifetime, to sink: @escaping EventSink<Value, Error>) {
+        let resources = CompositeDisposable(leadingWithInterruption: ())
+        let handle = lifetime += resources
+        guard !resources.isDisposed else { return }
+        startInstance(
+            { event in
+                guard event.isTerminating else { return sink(event) }
+                // Ending `lifetime` while this start delivers its terminal event (the event ends
+                // the stream) must not end this start first.
+                handle?.dispose()
+                sink(event)
+                resources.dispose()
+            }, Lifetime(resources))
     }
 }
 
@@ -24,19 +25,17 @@ enum HandOver<U, F: Swift.Error> {
     case forward(Signal<U, F>.Event)
     /// Drop the event.
     case drop
-    /// The upstream has ended: release it, then start the producer this returns into the same
-    /// downstream, within the same lifetime.
+    /// The upstream has ended: start the producer this returns into the same downstream, within
+    /// the same lifetime.
     case replace(() -> SignalProducer<U, F>)
 }
 
 extension Signal.Event {
     /// A hand-over stage: `step` decides what each upstream event becomes; the stage guarantees
-    /// that nothing the upstream sends after its terminal event goes anywhere (E1), and that the
-    /// upstream is released before its replacement starts.
+    /// that nothing the upstream sends after its terminal event goes anywhere (E1).
     static func handOverSink<U, F>(
         downstream: @escaping EventSink<U, F>,
         lifetime: Lifetime,
-        releaseUpstream: @escaping () -> Void,
         _ step: @escaping (Self) -> HandOver<U, F>
     ) -> EventSink<Value, Error> {
         var hasEnded = false
@@ -49,7 +48,6 @@ extension Signal.Event {
             case .drop:
                 break
             case let .replace(makeReplacement):
-                releaseUpstream()
                 let replacement = makeReplacement()
                 if !lifetime.hasEnded { replacement.startInstance(downstream, lifetime) }
             }
@@ -57,14 +55,13 @@ extension Signal.Event {
     }
 
     /// The stage behind `flatMapError`: forwards values, completion and interruption; on a
-    /// failure, releases the upstream and starts the producer `transform` returns in its place.
+    /// failure, starts the producer `transform` returns in its place.
     static func flatMapErrorSink<F>(
         _ transform: @escaping (Error) -> SignalProducer<Value, F>,
         downstream: @escaping EventSink<Value, F>,
-        lifetime: Lifetime,
-        releaseUpstream: @escaping () -> Void
+        lifetime: Lifetime
     ) -> EventSink<Value, Error> {
-        handOverSink(downstream: downstream, lifetime: lifetime, releaseUpstream: releaseUpstream) { event in
+        handOverSink(downstream: downstream, lifetime: lifetime) { event in
             switch event {
             case let .value(value): .forward(.value(value))
             case let .failed(error): .replace { transform(error) }
@@ -82,7 +79,7 @@ extension Signal {
         _ transform: @escaping (Error) -> SignalProducer<Value, F>
     ) -> Signal<Value, F> {
         Signal<Value, F> { output, lifetime in
-            let sink = Event.flatMapErrorSink(transform, downstream: output.sink, lifetime: lifetime) {}
+            let sink = Event.flatMapErrorSink(transform, downstream: output.sink, lifetime: lifetime)
             lifetime += self.observe(Observer(sink))
         }
     }
@@ -100,14 +97,13 @@ extension SignalProducer {
     /// A producer that forwards this producer's events, except that a failure is replaced by the
     /// events of the producer `transform` returns for it, started at that moment.
     ///
-    /// This producer's resources are released before the replacement starts.
+    /// This producer's start ends once the replacement has started, as in ReactiveSwift.
     public func flatMapError<F>(
         _ transform: @escaping (Error) -> SignalProducer<Value, F>
     ) -> SignalProducer<Value, F> {
         SignalProducer<Value, F>.fused({ downstream, lifetime in
-            self.startReleasable(in: lifetime) { release in
-                Signal.Event.flatMapErrorSink(transform, downstream: downstream, lifetime: lifetime, releaseUpstream: release)
-            }
+            self.startHandingOver(
+                in: lifetime, to: Signal.Event.flatMapErrorSink(transform, downstream: downstream, lifetime: lifetime))
         })
     }
 

@@ -1,10 +1,15 @@
-/// Runs a producer again and again within one start: each run gets its own lifetime, and when a
+/// Runs a producer again and again within one start: each run is a start of its own, and when a
 /// run ends with a terminal event that `Restarts` accepts, the next run begins. Used by
 /// `retry(upTo:)` (restart after a failure) and `repeat(_:)` (restart after completion).
 ///
+/// As in ReactiveSwift, a run's lifetime ends only once its terminal event has been handled:
+/// after the next run has started, or after the event has gone downstream.
+///
 /// Restarts never nest: a run that ends while its own `startInstance` call is still on the stack
 /// (a synchronous producer) only asks for the next run, which the loop in `run()` begins once
-/// that call returns. So a thousand synchronous retries use a constant amount of stack.
+/// that call returns. So a thousand synchronous retries use a constant amount of stack. The runs
+/// that ended that way end their lifetimes when the loop is done, the latest first: the order in
+/// which ReactiveSwift, which restarts from inside the run's terminal event, ends them.
 final class RestartingRun<Value, Error: Swift.Error>: @unchecked Sendable {
     // @unchecked Sendable: all mutable state is in `state` (a `Locked`); `producer` and
     // `downstream` are immutable, and `downstream` is only called serially: one run at a time,
@@ -20,8 +25,9 @@ final class RestartingRun<Value, Error: Swift.Error>: @unchecked Sendable {
 
     private struct State {
         var policy: Policy
-        /// The current run's lifetime token, so that ending the whole start ends the run.
-        var current: Lifetime.Token?
+        /// The running run's resources, so that ending the whole start ends the run; `nil` once
+        /// the run is delivering its terminal event (it then ends by itself).
+        var current: CompositeDisposable?
         /// Set when the start has ended: no run begins any more.
         var ended = false
         /// Set while `run()` is inside `startInstance`.
@@ -50,7 +56,7 @@ final class RestartingRun<Value, Error: Swift.Error>: @unchecked Sendable {
     /// Begins the first run, and ends the current run when `lifetime` ends.
     func start(in lifetime: Lifetime) {
         lifetime.observeEnded { [self] in
-            let current = state.withLock { state -> Lifetime.Token? in
+            let current = state.withLock { state -> CompositeDisposable? in
                 state.ended = true
                 defer { state.current = nil }
                 return state.current
@@ -62,28 +68,35 @@ final class RestartingRun<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// Begins runs until one of them does not ask for a successor before `startInstance` returns.
     private func run() {
+        // The runs that ended inside their own `startInstance`; no allocation unless one does.
+        var endedDuringStart: [CompositeDisposable] = []
+        defer {
+            for resources in endedDuringStart.reversed() { resources.dispose() }
+        }
         while true {
-            let (lifetime, token) = Lifetime.make()
+            // A producer start's resources: each run is a start like any other.
+            let resources = CompositeDisposable(leadingWithInterruption: ())
             let proceed = state.withLock { state -> Bool in
                 guard !state.ended else { return false }
-                state.current = token
+                state.current = resources
                 state.starting = true
                 return true
             }
             guard proceed else { return }
-            producer.startInstance(sink(for: token), lifetime)
+            producer.startInstance(sink(for: resources), Lifetime(resources))
             let again = state.withLock { state -> Bool in
                 state.starting = false
                 defer { state.restartRequested = false }
                 return state.restartRequested
             }
             if !again { return }
+            endedDuringStart.append(resources)
         }
     }
 
     /// The sink of one run: forwards values, and at the run's terminal event either forwards it
-    /// or begins the next run.
-    private func sink(for token: Lifetime.Token) -> EventSink<Value, Error> {
+    /// or begins the next run; then the run's lifetime ends.
+    private func sink(for resources: CompositeDisposable) -> EventSink<Value, Error> {
         var finished = false
         return { [self] event in
             if finished { return }
@@ -92,9 +105,10 @@ final class RestartingRun<Value, Error: Swift.Error>: @unchecked Sendable {
                 return
             }
             finished = true
-            // The run is over: end its lifetime so that its resources go now.
-            token.dispose()
             let next = state.withLock { state -> Next in
+                // The run is delivering its terminal event: ending the whole start meanwhile
+                // must not end it first.
+                if state.current === resources { state.current = nil }
                 guard !state.ended, state.policy.remaining > 0, state.policy.restartsAfter(event) else {
                     return .forward
                 }
@@ -106,9 +120,15 @@ final class RestartingRun<Value, Error: Swift.Error>: @unchecked Sendable {
                 return .restartNow
             }
             switch next {
-            case .forward: downstream(event)
-            case .restartNow: run()
-            case .restartLater: break
+            case .forward:
+                downstream(event)
+                resources.dispose()
+            case .restartNow:
+                run()
+                resources.dispose()
+            case .restartLater:
+                // `run()`'s loop, on the stack below, starts the next run and then ends this one.
+                break
             }
         }
     }

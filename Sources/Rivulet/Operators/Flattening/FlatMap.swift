@@ -1,7 +1,8 @@
 // The `flatten` and `flatMap` overloads of `Signal` and `SignalProducer`.
 //
-// Each overload exists once as a stage (`Signal.Event.flattening`, below); the public overloads of
-// both types are one line each, the same line, handing that stage to `flatMapEvent` (O1). Only
+// Each overload exists once as a stage (`Signal.Event.flattening`, below, a `FlattenStage`); the
+// public overloads of both types are one line each, the same line, handing that stage to
+// `flatMapEvent` (O1). Only
 // the declarations are written per type: their result types (`Signal<U, F>` or
 // `SignalProducer<U, F>`) differ, and Swift cannot abstract over the type constructor.
 
@@ -14,8 +15,8 @@ extension Signal.Event {
     static func flattening<U>(
         _ strategy: FlattenStrategy,
         sameError makeInner: @escaping (Value) -> SignalProducer<U, Error>
-    ) -> EventTransform<Value, Error, U, Error> {
-        flattenStage(strategy, makeInner)
+    ) -> FlattenStage<Value, Error, U, Error> {
+        FlattenStage(strategy, makeInner)
     }
 
     /// The stage of a flattening whose inner streams (signals, producers, properties, …) fail
@@ -24,8 +25,8 @@ extension Signal.Event {
     static func flattening<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         sameError makeInner: @escaping (Value) -> Inner
-    ) -> EventTransform<Value, Error, Inner.Value, Error> where Inner.Error == Error {
-        flattenStage(strategy) { makeInner($0).producer }
+    ) -> FlattenStage<Value, Error, Inner.Value, Error> where Inner.Error == Error {
+        FlattenStage(strategy) { makeInner($0).producer }
     }
 
     /// The stage of a flattening whose inner producers cannot fail: each is typed as failing
@@ -34,8 +35,8 @@ extension Signal.Event {
     static func flattening<U>(
         _ strategy: FlattenStrategy,
         promotingInner makeInner: @escaping (Value) -> SignalProducer<U, Never>
-    ) -> EventTransform<Value, Error, U, Error> {
-        flattenStage(strategy) { makeInner($0).flattenPromoted() }
+    ) -> FlattenStage<Value, Error, U, Error> {
+        FlattenStage(strategy) { makeInner($0).flattenPromoted() }
     }
 
     /// The stage of a flattening whose inner streams cannot fail: each is typed as failing like
@@ -44,8 +45,8 @@ extension Signal.Event {
     static func flattening<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         promotingInner makeInner: @escaping (Value) -> Inner
-    ) -> EventTransform<Value, Error, Inner.Value, Error> where Inner.Error == Never {
-        flattenStage(strategy) { makeInner($0).producer.flattenPromoted() }
+    ) -> FlattenStage<Value, Error, Inner.Value, Error> where Inner.Error == Never {
+        FlattenStage(strategy) { makeInner($0).producer.flattenPromoted() }
     }
 }
 
@@ -55,8 +56,8 @@ extension Signal.Event where Error == Never {
     static func flattening<U, F>(
         _ strategy: FlattenStrategy,
         promotingOuter makeInner: @escaping (Value) -> SignalProducer<U, F>
-    ) -> EventTransform<Value, Never, U, F> {
-        flattenStage(strategy, promotingOuter: flattenNever, makeInner)
+    ) -> FlattenStage<Value, Never, U, F> {
+        FlattenStage(strategy, promote: flattenNever, makeInner)
     }
 
     /// The stage of a flattening of a stream that cannot fail: it fails like its inner streams.
@@ -64,8 +65,8 @@ extension Signal.Event where Error == Never {
     static func flattening<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
         promotingOuter makeInner: @escaping (Value) -> Inner
-    ) -> EventTransform<Value, Never, Inner.Value, Inner.Error> {
-        flattenStage(strategy, promotingOuter: flattenNever) { makeInner($0).producer }
+    ) -> FlattenStage<Value, Never, Inner.Value, Inner.Error> {
+        FlattenStage(strategy, promote: flattenNever) { makeInner($0).producer }
     }
 }
 

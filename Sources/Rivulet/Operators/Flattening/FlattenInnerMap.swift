@@ -50,6 +50,14 @@ struct FlattenInnerMap<Value> {
         entries.removeAll(keepingCapacity: true)
     }
 
+    /// Runs `body` for each value, in increasing order of ID.
+    @inlinable
+    func forEachValue(_ body: (Value) -> Void) {
+        guard let first = entries.first else { return }
+        body(first.value)
+        entries.rest.forEach { body($0.value) }
+    }
+
     /// The IDs, in increasing order.
     @inlinable
     var ids: FlattenInnerIDList {

@@ -3,8 +3,9 @@
 enum FlattenInput<Outer, Value, Error: Swift.Error> {
     case outer(Signal<Outer, Error>.Event)
     case inner(FlattenInnerID, Signal<Value, Error>.Event)
-    /// The producer start's lifetime ended before the flattened stream's end: it is interrupted
-    /// at once, as ReactiveSwift's flattened producer is (issue 16).
+    /// The producer start was disposed of (this is its interruption entry): the flattened stream
+    /// is interrupted at once, before any start it runs ends, as ReactiveSwift's flattened
+    /// producer is.
     case startEnded
 }
 
@@ -13,69 +14,101 @@ enum FlattenInput<Outer, Value, Error: Swift.Error> {
 /// while user closures run or events go downstream (O7). Inner streams are started after the
 /// mailbox's turn, by the thread that decided to start them (`FlattenStartTrampoline`).
 ///
-/// Each inner stream runs with its own lifetime, ended when the inner stream ends, is replaced or
-/// loses a race, or when the flattened stream ends (P4).
+/// On a producer, the outer producer and each inner producer run as starts of their own, each with
+/// its own lifetime, as in ReactiveSwift (P4). A start's lifetime ends once the flattening has
+/// fully handled that start's terminal event (forwarded it, or started the next inner stream),
+/// or when the flattening replaces it or drops it from a race, or when the flattened stream ends
+/// (`FlattenResources`).
 @usableFromInline
 final class FlattenRun<Outer, Value, Error: Swift.Error> {
     @usableFromInline typealias Input = FlattenInput<Outer, Value, Error>
     @usableFromInline typealias Inner = SignalProducer<Value, Error>
     @usableFromInline typealias Machine = FlattenStateMachine<Inner>
 
-    // `machine` and `running` are touched only by the mailbox's handler, one input at a time: the
-    // mailbox excludes overlapping access, so the runtime's exclusivity checks are turned off.
+    // `machine` is touched only by the mailbox's handler, one input at a time: the mailbox
+    // excludes overlapping access, so the runtime's exclusivity checks are turned off.
     @exclusivity(unchecked) @usableFromInline var machine: Machine
-    /// The lifetimes of the running inner streams, and their handles in the flattened lifetime.
-    @exclusivity(unchecked) @usableFromInline var running = FlattenInnerMap<
-        (disposables: CompositeDisposable, handle: Disposable?)
-    >()
     @usableFromInline let downstream: EventSink<Value, Error>
-    @usableFromInline let lifetime: Lifetime
     @usableFromInline let makeInner: (Outer) -> Inner
+    // Both set once, in `make`, before any input can arrive.
     @usableFromInline var mailbox: Mailbox<Input>?
+    @usableFromInline var resources: FlattenResources<Input>?
     @usableFromInline let startTrampoline: FlattenStartTrampoline
 
     @inlinable
     init(
         _ strategy: FlattenStrategy,
         _ downstream: @escaping EventSink<Value, Error>,
-        _ lifetime: Lifetime,
         _ makeInner: @escaping (Outer) -> Inner
     ) {
         machine = FlattenStateMachine(strategy.kind)
         startTrampoline = FlattenStartTrampoline()
         self.downstream = downstream
-        self.lifetime = lifetime
         self.makeInner = makeInner
     }
 
-    /// Starts a flattening that sends into `downstream`, and returns the sink for the outer stream.
+    /// Sets up a flattening that sends into `downstream` within `lifetime`.
     ///
     /// The mailbox holds the run (and so the user's closure) until the flattened stream ends or
-    /// `lifetime` ends; then it is closed and lets everything go.
+    /// `lifetime` ends; then it is closed and lets everything go. If `lifetime` is a producer
+    /// start's, the flattening is where its disposal interrupts the chain: the flattened stream is
+    /// interrupted first, then the outer and inner starts end, as when ReactiveSwift interrupts
+    /// a flattened producer's signal.
     @inlinable
-    static func start(
+    static func make(
         _ strategy: FlattenStrategy,
         downstream: @escaping EventSink<Value, Error>,
         lifetime: Lifetime,
         makeInner: @escaping (Outer) -> Inner
-    ) -> EventSink<Outer, Error> {
-        let run = FlattenRun(strategy, downstream, lifetime, makeInner)
+    ) -> FlattenRun {
+        let run = FlattenRun(strategy, downstream, makeInner)
         let mailbox = Mailbox<Input> { input in run.handle(input) }
+        let outerEndsFirst = if case .concurrent = strategy.kind { true } else { false }
+        let resources = FlattenResources(mailbox, outerEndsFirst: outerEndsFirst)
         run.mailbox = mailbox
-        if lifetime.isProducerStart {
-            // Even if a stage above holds the start's interruption to deliver it on a scheduler.
-            lifetime.observeEnded {
-                mailbox.send(.startEnded, policy: .queueForOwner)
-                mailbox.close()
-            }
-        } else {
-            lifetime.observeEnded { mailbox.close() }
+        run.resources = resources
+        _ = lifetime.setInterruptionEntry {
+            // Handled by the thread delivering on the flattening if there is one, never waiting.
+            mailbox.send(.startEnded, policy: .queueForOwner)
+            return true
         }
-        let startTrampoline = run.startTrampoline
+        lifetime += resources
+        return run
+    }
+
+    /// The sink of an outer stream that is a signal, observed within the flattened lifetime.
+    @inlinable
+    var outerSink: EventSink<Outer, Error> {
+        let mailbox = self.mailbox!
+        let startTrampoline = self.startTrampoline
         return { event in
             mailbox.send(.outer(event))
             startTrampoline.runAll()
         }
+    }
+
+    /// Starts `outer` as a start of its own, whose lifetime ends once its terminal event has been
+    /// handled, or when the flattened stream ends.
+    @inlinable
+    func startOuter<OuterError>(
+        _ outer: SignalProducer<Outer, OuterError>,
+        promote: @escaping (OuterError) -> Error
+    ) {
+        let mailbox = self.mailbox!
+        let resources = self.resources!
+        let startTrampoline = self.startTrampoline
+        let outerResources = CompositeDisposable(leadingWithInterruption: ())
+        guard resources.attachOuter(outerResources) else { return }
+        outer.startInstance(
+            { event in
+                let isTerminating = event.isTerminating
+                // Ending the flattened stream now must not end this start before it has finished
+                // delivering its own terminal event.
+                if isTerminating { resources.detachOuter() }
+                mailbox.send(.outer(event.mapError(promote)))
+                startTrampoline.runAll()
+                if isTerminating { outerResources.dispose() }
+            }, Lifetime(outerResources))
     }
 
     @inlinable func handle(_ input: Input) {
@@ -94,14 +127,13 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         case let .inner(id, .value(value)):
             let actions = machine.innerValue(id)
             perform(actions, value: value)
+        // An inner stream's own end: its start has already left `resources` and ends once this
+        // input has been handled (see `start`).
         case let .inner(id, .failed(error)):
-            release(id)
             if machine.innerFailed(id) { finish(.failed(error)) }
         case let .inner(id, .completed):
-            release(id)
             perform(machine.innerCompleted(id))
         case let .inner(id, .interrupted):
-            release(id)
             perform(machine.innerInterrupted(id))
         }
     }
@@ -119,61 +151,199 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     /// Gives inner stream `id` its lifetime now, and has it started once this thread has left
     /// the mailbox (see `FlattenStartTrampoline`).
     @inlinable func start(_ inner: Inner, id: FlattenInnerID) {
-        guard let mailbox else { return }
-        // A lifetime over a plain composite, itself a member of the flattened lifetime: three
-        // allocations, where a `Lifetime.make()` token wrapped in an `AnyDisposable` took six.
-        let innerDisposables = CompositeDisposable()
-        let innerLifetime = Lifetime(innerDisposables)
-        let handle = lifetime += innerDisposables
-        running.append(id, (innerDisposables, handle))
+        guard let mailbox, let resources else { return }
+        // A producer start's resources, so that the inner producer runs as any start does: two
+        // allocations, and one for its lifetime.
+        let innerResources = CompositeDisposable(leadingWithInterruption: ())
+        guard resources.attach(id, innerResources) else { return }
+        let innerLifetime = Lifetime(innerResources)
         let startTrampoline = self.startTrampoline
         startTrampoline.add {
             // The flattened stream may have ended, or replaced this inner stream, meanwhile.
             guard !innerLifetime.hasEnded else { return }
             inner.startInstance(
                 { event in
+                    let isTerminating = event.isTerminating
+                    // As in ReactiveSwift, the start ends after the flattening has handled its
+                    // terminal event, including forwarding it downstream or starting the next
+                    // inner stream: if that ends the flattened stream, this start is not among
+                    // those it ends.
+                    if isTerminating { resources.detach(id) }
                     mailbox.send(.inner(id, event))
                     startTrampoline.runAll()
+                    if isTerminating { innerResources.dispose() }
                 }, innerLifetime)
         }
     }
 
-    /// Ends inner stream `id`'s lifetime, disposing of its work, and forgets it.
+    /// Ends inner stream `id`'s start, disposing of its work.
     @inlinable func release(_ id: FlattenInnerID) {
-        guard let entry = running.remove(id) else { return }
-        entry.handle?.dispose()
-        entry.disposables.dispose()
+        resources?.detach(id)?.dispose()
     }
 
     @inlinable func finish(_ event: Signal<Value, Error>.Event) {
         downstream(event)
-        // Sending a terminal event ends `lifetime`, which disposes of every inner stream. Close
-        // the mailbox in any case, so that the run and the user's closures are let go.
-        mailbox?.close()
+        // Then the starts still running end, and the mailbox closes, letting go of the run and the
+        // user's closures. Usually the terminal event has already ended the lifetime holding
+        // `resources`, which did the same.
+        resources?.dispose()
     }
 }
 
-/// The flattening stage behind every `flatten` and `flatMap` overload.
-@inlinable
-func flattenStage<Outer, OuterError, Value, Error>(
-    _ strategy: FlattenStrategy,
-    promotingOuter promote: @escaping (OuterError) -> Error,
-    _ makeInner: @escaping (Outer) -> SignalProducer<Value, Error>
-) -> EventTransform<Outer, OuterError, Value, Error> {
-    { downstream, lifetime in
-        let sink = FlattenRun.start(strategy, downstream: downstream, lifetime: lifetime, makeInner: makeInner)
-        return { event in sink(event.mapError(promote)) }
+/// The starts a flattening runs (the outer producer's, each running inner producer's) and its
+/// mailbox: disposing of it ends them all and closes the mailbox. It is a member of the flattened
+/// stream's lifetime, and the flattening disposes of it after its own terminal event.
+///
+/// The starts end in ReactiveSwift's order: under `.concurrent` (`.merge`, `.concat`) the outer
+/// start first, then the inner ones in the order they started; under `.latest`, `.race` and
+/// `.throttle` the inner ones first, then the outer one. A start that is delivering its own
+/// terminal event has left already and ends when it is done.
+///
+/// A start joins and leaves under a lock, so that the flattened stream's end, on any thread,
+/// ends every start still running at once (P4). The inner starts are kept by ID in a
+/// `FlattenInnerMap`, whose first entry is inline: one inner stream at a time allocates nothing.
+@usableFromInline
+final class FlattenResources<Input>: Disposable, @unchecked Sendable {
+    // @unchecked Sendable: the mutable state is in `state` (a `Locked`) and holds only
+    // disposables, which are `Sendable`; `mailbox` and `outerEndsFirst` are immutable, and a
+    // `Mailbox` is `Sendable`.
+    @usableFromInline
+    struct State {
+        @usableFromInline var outer: CompositeDisposable?
+        @usableFromInline var inners = FlattenInnerMap<CompositeDisposable>()
+        @usableFromInline var isDisposed = false
+
+        @inlinable
+        init() {}
+    }
+
+    @usableFromInline let state = Locked(State())
+    @usableFromInline let mailbox: Mailbox<Input>
+    @usableFromInline let outerEndsFirst: Bool
+
+    @inlinable
+    init(_ mailbox: Mailbox<Input>, outerEndsFirst: Bool) {
+        self.mailbox = mailbox
+        self.outerEndsFirst = outerEndsFirst
+    }
+
+    @usableFromInline
+    var isDisposed: Bool { state.withLock { $0.isDisposed } }
+
+    /// Adds the outer start; returns `false` (and ends it) if the flattening is over.
+    @inlinable
+    func attachOuter(_ outer: CompositeDisposable) -> Bool {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.isDisposed else { return false }
+            state.outer = outer
+            return true
+        }
+        if !accepted { outer.dispose() }
+        return accepted
+    }
+
+    /// Takes the outer start out: it ends on its own.
+    @inlinable
+    func detachOuter() {
+        // Released after the lock; the outer stream's sink still holds it.
+        let outer = state.withLock { state -> CompositeDisposable? in
+            defer { state.outer = nil }
+            return state.outer
+        }
+        _ = outer
+    }
+
+    /// Adds inner start `id`; returns `false` (and ends it) if the flattening is over.
+    @inlinable
+    func attach(_ id: FlattenInnerID, _ inner: CompositeDisposable) -> Bool {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.isDisposed else { return false }
+            state.inners.append(id, inner)
+            return true
+        }
+        if !accepted { inner.dispose() }
+        return accepted
+    }
+
+    /// Takes inner start `id` out and returns it, or `nil` if it has already left.
+    @inlinable
+    @discardableResult
+    func detach(_ id: FlattenInnerID) -> CompositeDisposable? {
+        state.withLock { $0.inners.remove(id) }
+    }
+
+    @usableFromInline
+    func dispose() {
+        let taken = state.withLock { state -> (outer: CompositeDisposable?, inners: FlattenInnerMap<CompositeDisposable>)? in
+            guard !state.isDisposed else { return nil }
+            state.isDisposed = true
+            defer {
+                state.outer = nil
+                state.inners = FlattenInnerMap()
+            }
+            return (state.outer, state.inners)
+        }
+        if let taken {
+            if outerEndsFirst { taken.outer?.dispose() }
+            taken.inners.forEachValue { $0.dispose() }
+            if !outerEndsFirst { taken.outer?.dispose() }
+        }
+        mailbox.close()
     }
 }
 
-/// The flattening stage for an outer stream whose error type is the flattened one.
-@inlinable
-func flattenStage<Outer, Value, Error>(
-    _ strategy: FlattenStrategy,
-    _ makeInner: @escaping (Outer) -> SignalProducer<Value, Error>
-) -> EventTransform<Outer, Error, Value, Error> {
-    { downstream, lifetime in
-        FlattenRun.start(strategy, downstream: downstream, lifetime: lifetime, makeInner: makeInner)
+/// What a flattening is made of: its strategy, how the outer stream's error becomes the flattened
+/// one, and how an outer value becomes an inner producer. `Signal` and `SignalProducer` each run it
+/// with `flatMapEvent(_:)`, so every `flatten` and `flatMap` overload is written once (O1).
+@usableFromInline
+struct FlattenStage<Outer, OuterError: Swift.Error, Value, Error: Swift.Error> {
+    @usableFromInline let strategy: FlattenStrategy
+    @usableFromInline let promote: (OuterError) -> Error
+    @usableFromInline let makeInner: (Outer) -> SignalProducer<Value, Error>
+
+    @inlinable
+    init(
+        _ strategy: FlattenStrategy,
+        promote: @escaping (OuterError) -> Error,
+        _ makeInner: @escaping (Outer) -> SignalProducer<Value, Error>
+    ) {
+        self.strategy = strategy
+        self.promote = promote
+        self.makeInner = makeInner
+    }
+}
+
+extension FlattenStage where OuterError == Error {
+    /// A flattening whose outer stream fails like the flattened one.
+    @inlinable
+    init(_ strategy: FlattenStrategy, _ makeInner: @escaping (Outer) -> SignalProducer<Value, Error>) {
+        self.init(strategy, promote: { $0 }, makeInner)
+    }
+}
+
+extension Signal {
+    /// The flattening `stage` of this signal's values.
+    @inlinable
+    func flatMapEvent<U, F>(_ stage: FlattenStage<Value, Error, U, F>) -> Signal<U, F> {
+        flatMapEvent { downstream, lifetime in
+            let sink = FlattenRun.make(
+                stage.strategy, downstream: downstream, lifetime: lifetime, makeInner: stage.makeInner
+            ).outerSink
+            let promote = stage.promote
+            return { event in sink(event.mapError(promote)) }
+        }
+    }
+}
+
+extension SignalProducer {
+    /// The flattening `stage` of this producer's values: each start of the result starts this
+    /// producer as the outer stream, a start of its own.
+    @inlinable
+    func flatMapEvent<U, F>(_ stage: FlattenStage<Value, Error, U, F>) -> SignalProducer<U, F> {
+        .fused({ downstream, lifetime in
+            FlattenRun.make(stage.strategy, downstream: downstream, lifetime: lifetime, makeInner: stage.makeInner)
+                .startOuter(self, promote: stage.promote)
+        })
     }
 }
 

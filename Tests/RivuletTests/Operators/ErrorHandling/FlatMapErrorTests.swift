@@ -46,7 +46,9 @@ import Testing
         #expect(recorder.events == [.value(4), .completed])
     }
 
-    @Test func upstreamIsReleasedBeforeTheReplacementStarts() {
+    /// As in ReactiveSwift: the failed upstream's start ends once its failure has been handled,
+    /// which includes starting the replacement.
+    @Test func upstreamEndsOnceTheReplacementHasStarted() {
         let upstreamEnded = Counter()
         let upstream = SignalProducer<Int, TestError> { observer, lifetime in
             lifetime.observeEnded { upstreamEnded.increment() }
@@ -57,7 +59,8 @@ import Testing
             endedWhenReplacementStarted.withLock { $0 = upstreamEnded.value }
         }
         let disposable = upstream.flatMapError { _ in replacement }.start()
-        #expect(endedWhenReplacementStarted.withLock { $0 } == 1)
+        #expect(endedWhenReplacementStarted.withLock { $0 } == 0)
+        #expect(upstreamEnded.value == 1)
         disposable.dispose()
     }
 

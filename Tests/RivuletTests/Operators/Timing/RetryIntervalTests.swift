@@ -92,6 +92,11 @@ import Testing
         #expect(upstream.ends.value == 1)
         #expect(scheduler.pendingActionCount == 1)
         disposable.dispose()
+        // The wait's timer is cancelled at once. The waiting attempt is a start of its own, whose
+        // `delay` delivers its interruption on the scheduler, as in ReactiveSwift: one action due
+        // now, which starts nothing.
+        #expect(scheduler.pendingActionCount <= 1)
+        scheduler.advance()
         #expect(scheduler.pendingActionCount == 0)
         scheduler.run()
         #expect(upstream.starts.value == 1)
