@@ -34,6 +34,90 @@ import Foundation
 // ends before the stage has sent its terminal event, the stage stops (what it still holds or has
 // scheduled is dropped) and delivers `interrupted` on its scheduler. `timeout`, which ReactiveSwift
 // applies per start as a signal operator, delivers it at once instead.
+//
+// On a producer, the upstream of a stage that delivers on a scheduler runs in a lifetime of its
+// own (`UpstreamLifetime`), as ReactiveSwift's upstream is a start of its own: it ends as soon as
+// the upstream has terminated and the stage has taken its terminal event, although that event
+// reaches downstream later, on the scheduler; and when the stage's start ends, it ends before
+// anything else of that start does.
+
+/// The stage of an operator that delivers on a scheduler: like an `EventTransform`, and on a
+/// producer it also gets the lifetime its upstream runs in (`nil` on a signal, whose upstream is
+/// another signal with a lifetime of its own).
+@usableFromInline
+typealias TimeShiftingTransform<Value, Error: Swift.Error, U, F: Swift.Error> =
+    (_ downstream: @escaping EventSink<U, F>, _ lifetime: Lifetime, _ upstream: UpstreamLifetime?) -> EventSink<Value, Error>
+
+/// The lifetime in which a producer stage that delivers on a scheduler runs its upstream.
+///
+/// ReactiveSwift builds these operators over a start of the upstream that has its own lifetime,
+/// so the upstream's resources go as soon as it has terminated, while its terminal event is still
+/// on its way to the scheduler; and the stage's start disposes of the upstream's start first of
+/// all its resources. One per start: a composite and the `Lifetime` over it (the upstream's work
+/// must see a lifetime that ends before the start's does).
+@usableFromInline
+struct UpstreamLifetime: Sendable {
+    @usableFromInline let resources: CompositeDisposable
+    @usableFromInline let lifetime: Lifetime
+
+    @inlinable
+    init() {
+        // A producer start's kind, so that the source or stage nearest the source interrupts the
+        // upstream chain when it ends early (as disposing of ReactiveSwift's upstream start does).
+        resources = CompositeDisposable(leadingWithInterruption: ())
+        lifetime = Lifetime(resources)
+    }
+
+    /// Ties the upstream to the stage's `lifetime`: it ends first when that ends.
+    ///
+    /// In a producer start, the upstream's end becomes the start's interruption entry: disposing
+    /// of the start interrupts the upstream, whose interruption the stage then holds and delivers
+    /// on its scheduler (`holdInterruption` tells the stages below to wait for it). Elsewhere (an
+    /// inner stream's lifetime), the upstream ends with the lifetime.
+    ///
+    /// - Returns: Whether `lifetime` is a producer start's.
+    @inlinable
+    func join(_ lifetime: Lifetime) -> Bool {
+        let resources = self.resources
+        // The entry lives until the start ends (the composite lets go of its members then).
+        let isStart = lifetime.setInterruptionEntry(asynchronous: true) {
+            resources.dispose()
+            lifetime.holdInterruption()
+            return true
+        }
+        if !isStart { lifetime += resources }
+        return isStart
+    }
+
+    /// The upstream has terminated and the stage has taken its terminal event: its resources go
+    /// now, as ReactiveSwift's upstream start disposes of them after notifying its observer.
+    @inlinable
+    func upstreamDidTerminate() {
+        resources.dispose()
+    }
+}
+
+extension Signal {
+    /// A signal whose events are this signal's events passed through a time-shifting stage.
+    @inlinable
+    func flatMapTimeShifted<U, F>(_ transform: @escaping TimeShiftingTransform<Value, Error, U, F>) -> Signal<U, F> {
+        flatMapEvent { downstream, lifetime in transform(downstream, lifetime, nil) }
+    }
+}
+
+extension SignalProducer {
+    /// A producer whose starts run a time-shifting stage after this producer's work, which runs in
+    /// an `UpstreamLifetime` of its own.
+    @inlinable
+    func flatMapTimeShifted<U, F>(
+        _ transform: @escaping TimeShiftingTransform<Value, Error, U, F>
+    ) -> SignalProducer<U, F> {
+        SignalProducer<U, F>.fused({ downstream, lifetime in
+            let upstream = UpstreamLifetime()
+            self.startInstance(transform(downstream, lifetime, upstream), upstream.lifetime)
+        })
+    }
+}
 
 /// An input of a time-based stage.
 enum TimedInput<Value, Error: Swift.Error> {
@@ -81,16 +165,21 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
 
     /// A stage whose inputs are handled by `handle(stage, input)`.
     ///
-    /// - Parameter interruptionScheduler: Where the interruption of a disposed producer start is
-    ///   delivered; `nil` delivers it at once.
+    /// - Parameters:
+    ///   - upstream: On a producer, the lifetime the upstream runs in (see `UpstreamLifetime`);
+    ///     it then ends when the upstream terminates, or first when `lifetime` ends.
+    ///   - interruptionScheduler: Where the interruption of a disposed producer start is
+    ///     delivered; `nil` delivers it at once.
     init(
         downstream: @escaping EventSink<Output, OutputError>,
         lifetime: Lifetime,
+        upstream: UpstreamLifetime? = nil,
         interruptingOn interruptionScheduler: Scheduler?,
         handle: @escaping (TimedStage, Input) -> Void
     ) {
         self.downstream = downstream
         self.interruptionScheduler = interruptionScheduler
+        self.upstream = upstream
         mailbox = Mailbox(policy: .queueForOwner) { [self] stageInput in
             guard !isFinished else { return }
             switch stageInput {
@@ -100,9 +189,16 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
             }
         }
         let mailbox = self.mailbox!
-        let isStart = lifetime.setInterruptionEntry(asynchronous: interruptionScheduler != nil) {
-            mailbox.send(.input(.upstream(.interrupted)))
-            return true
+        let isStart: Bool
+        if let upstream {
+            // Disposing of the start ends the upstream first, which interrupts it: that
+            // interruption comes in through `upstreamSink`.
+            isStart = upstream.join(lifetime)
+        } else {
+            isStart = lifetime.setInterruptionEntry(asynchronous: interruptionScheduler != nil) {
+                mailbox.send(.input(.upstream(.interrupted)))
+                return true
+            }
         }
         if isStart {
             if interruptionScheduler != nil {
@@ -128,6 +224,8 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     /// scheduler: told when the stage receives an interruption, so that the stages below wait
     /// for it. Written in `init` only.
     private var startLifetime: Lifetime?
+    /// On a producer, the lifetime the upstream runs in.
+    private let upstream: UpstreamLifetime?
 
     /// The producer start has ended before this stage's terminal event: stop, and deliver
     /// `interrupted` (on the scheduler, or at once).
@@ -150,9 +248,11 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     var upstreamSink: EventSink<Value, Error> {
         let mailbox = self.mailbox!
         let lifetime = startLifetime
+        let upstream = self.upstream
         return { event in
             if case .interrupted = event { lifetime?.holdInterruption() }
             mailbox.send(.input(.upstream(event)))
+            if event.isTerminating { upstream?.upstreamDidTerminate() }
         }
     }
 
@@ -229,6 +329,10 @@ enum TimedAction<Output, OutputError: Swift.Error> {
     case cancelTimerAndHop
     /// Send this event downstream.
     case emit(Signal<Output, OutputError>.Event)
+    /// Send this value, then schedule the terminal hop: a terminal event that was waiting for a
+    /// timer still takes one more hop, as every terminal event of ReactiveSwift's operators on a
+    /// scheduler does, so it follows whatever other streams scheduled for the same moment.
+    case emitThenHop(Output)
     /// Send this value (if any), then complete.
     case emitAndComplete(Output?)
 }
@@ -270,11 +374,13 @@ extension TimedStage {
         _ machine: Machine,
         on scheduler: DateScheduler,
         downstream: @escaping EventSink<Output, OutputError>,
-        lifetime: Lifetime
+        lifetime: Lifetime,
+        upstream: UpstreamLifetime?
     ) -> TimedStage
     where Machine.Value == Value, Machine.Error == Error, Machine.Output == Output, Machine.OutputError == OutputError {
         var machine = machine
-        return TimedStage(downstream: downstream, lifetime: lifetime, interruptingOn: scheduler) { stage, input in
+        return TimedStage(downstream: downstream, lifetime: lifetime, upstream: upstream, interruptingOn: scheduler) {
+            stage, input in
             let action: Machine.Action
             switch input {
             case let .upstream(event): action = machine.receive(event) { scheduler.currentDate }
@@ -297,6 +403,9 @@ extension TimedStage {
             timer.inner = nil
             scheduleHop(on: scheduler)
         case let .emit(event): emit(event)
+        case let .emitThenHop(value):
+            emit(.value(value))
+            scheduleHop(on: scheduler)
         case let .emitAndComplete(value):
             if let value { emit(.value(value)) }
             emit(.completed)

@@ -74,22 +74,38 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
     /// The lifetime of the producer start this stage belongs to (`nil` on a signal): told when an
     /// interruption is queued, so that the stages below wait for it.
     @usableFromInline var startLifetime: Lifetime?
+    /// On a producer, the lifetime the upstream runs in (see `UpstreamLifetime`): it ends when the
+    /// upstream has terminated, or first when the stream's lifetime ends.
+    @usableFromInline let upstream: UpstreamLifetime?
 
     @inlinable
-    init(scheduler: Scheduler, downstream: @escaping EventSink<Value, Error>, lifetime: Lifetime) {
+    init(
+        scheduler: Scheduler,
+        downstream: @escaping EventSink<Value, Error>,
+        lifetime: Lifetime,
+        upstream: UpstreamLifetime?
+    ) {
         self.scheduler = scheduler
         self.downstream = downstream
         orderedDelivery = (scheduler as? any OrderedDeliveryScheduler)?.orderedDelivery
         deliverTicket = { client, count in
             unsafeDowncast(client, to: ObserveOnStage<Value, Error>.self).deliverNext(count)
         }
+        self.upstream = upstream
         let state = self.state
         // In a producer start, the stage delivers the start's interruption on the scheduler.
         // `startLifetime` is written before the entry can reach another thread.
         startLifetime = lifetime
-        let isStart = lifetime.setInterruptionEntry(asynchronous: true) { [self] in
-            send(.interrupted)
-            return true
+        let isStart: Bool
+        if let upstream {
+            // Disposing of the start ends the upstream first, which interrupts it: that
+            // interruption comes in through `receive`.
+            isStart = upstream.join(lifetime)
+        } else {
+            isStart = lifetime.setInterruptionEntry(asynchronous: true) { [self] in
+                send(.interrupted)
+                return true
+            }
         }
         if isStart {
             lifetime.observeEnded { [self] in interruptAtEnd() }
@@ -159,6 +175,14 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
         }
         // The dropped events are released here, after the lock.
         _ = dropped
+    }
+
+    /// An event from upstream: queued for the scheduler; after a terminal event the upstream's
+    /// lifetime ends (on a producer).
+    @inlinable
+    func receive(_ event: Signal<Value, Error>.Event) {
+        send(event)
+        if event.isTerminating { upstream?.upstreamDidTerminate() }
     }
 
     /// Queues `event`: with a shared queue, queues its ticket there too; otherwise the first event
@@ -243,10 +267,10 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
 extension Signal.Event {
     /// The stage behind `observe(on:)`.
     @inlinable
-    static func observe(on scheduler: Scheduler) -> EventTransform<Value, Error, Value, Error> {
-        { downstream, lifetime in
-            let stage = ObserveOnStage(scheduler: scheduler, downstream: downstream, lifetime: lifetime)
-            return stage.send
+    static func observe(on scheduler: Scheduler) -> TimeShiftingTransform<Value, Error, Value, Error> {
+        { downstream, lifetime, upstream in
+            let stage = ObserveOnStage(scheduler: scheduler, downstream: downstream, lifetime: lifetime, upstream: upstream)
+            return stage.receive
         }
     }
 }
@@ -268,7 +292,7 @@ extension Signal {
     ///   - scheduler: Where the events are delivered.
     @inlinable
     public func observe(on scheduler: Scheduler) -> Signal<Value, Error> {
-        flatMapEvent(Event.observe(on: scheduler))
+        flatMapTimeShifted(Event.observe(on: scheduler))
     }
 }
 
@@ -280,7 +304,7 @@ extension SignalProducer {
     ///   - scheduler: Where the events are delivered.
     @inlinable
     public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
-        flatMapEvent(Signal.Event.observe(on: scheduler))
+        flatMapTimeShifted(Signal.Event.observe(on: scheduler))
     }
 }
 
