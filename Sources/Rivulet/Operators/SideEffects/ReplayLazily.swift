@@ -139,9 +139,11 @@ final class ReplayKeeper<Value, Error: Swift.Error>: Sendable {
         let mailbox = self.mailbox
         upstream.startInstance(
             { event in
-                // The upstream has ended: end its lifetime so that its resources go now.
-                if event.isTerminating { token.dispose() }
                 mailbox.send(.upstream(event))
+                // The upstream has ended and its terminal event has gone to every start: end its
+                // lifetime so that its resources go now (after the starts were told, as
+                // ReactiveSwift disposes of a start's resources after notifying its observer).
+                if event.isTerminating { token.dispose() }
             }, Lifetime(token))
     }
 }
