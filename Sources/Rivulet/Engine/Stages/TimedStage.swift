@@ -71,21 +71,24 @@ struct UpstreamLifetime: Sendable {
     /// Ties the upstream to the stage's `lifetime`: it ends first when that ends.
     ///
     /// In a producer start, the upstream's end becomes the start's interruption entry: disposing
-    /// of the start interrupts the upstream, whose interruption the stage then holds and delivers
-    /// on its scheduler (`holdInterruption` tells the stages below to wait for it). Elsewhere (an
-    /// inner stream's lifetime), the upstream ends with the lifetime.
+    /// of the start interrupts the upstream, and the stage delivers the interruption on its
+    /// scheduler whatever the upstream does (unless it has already sent its terminal event), so
+    /// the stages below are told at once to wait for it (`holdInterruption`). Elsewhere (an inner
+    /// stream's lifetime), the upstream ends with the lifetime.
     ///
     /// - Returns: Whether `lifetime` is a producer start's.
     @inlinable
     func join(_ lifetime: Lifetime) -> Bool {
         let resources = self.resources
-        // The entry lives until the start ends (the composite lets go of its members then).
         let isStart = lifetime.setInterruptionEntry(asynchronous: true) {
             resources.dispose()
-            lifetime.holdInterruption()
             return true
         }
-        if !isStart { lifetime += resources }
+        if isStart {
+            lifetime.holdInterruption()
+        } else {
+            lifetime += resources
+        }
         return isStart
     }
 
