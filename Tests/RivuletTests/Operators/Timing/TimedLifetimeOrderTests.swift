@@ -324,4 +324,39 @@ private final class Trace: Sendable {
             ])
         withExtendedLifetime(disposables) {}
     }
+
+    @Test func disposingAReplayLazilyStartInterruptsItAtTheTopSoThatMaterializeSeesIt() {
+        let trace = Trace()
+        let (src, input) = trace.source("src")
+        // The replaying producer itself is let go of once both starts are made, so that the
+        // shared start ends with the last of them.
+        let (materialized, hooked) = { () -> (Disposable, Disposable) in
+            let replayed = src.replayLazily(upTo: 0)
+            let materialized = replayed.materialize().start { event in
+                switch event {
+                case let .value(.value(value)): trace.add("obsA value value \(value)")
+                case .value(.interrupted): trace.add("obsA value interrupted")
+                case .value: trace.add("obsA value other")
+                case .completed: trace.add("obsA completed")
+                case .interrupted: trace.add("obsA interrupted")
+                }
+            }
+            let hooked = replayed.on(
+                interrupted: { trace.add("hook interrupted") }, disposed: { trace.add("hook disposed") }
+            ).start(trace.observer("obsB"))
+            return (materialized, hooked)
+        }()
+        trace.step("src sends 1")
+        input.send(value: 1)
+        trace.step("dispose A")
+        materialized.dispose()
+        trace.step("dispose B")
+        hooked.dispose()
+        #expect(
+            trace.all == [
+                "start src", "> src sends 1", "obsA value value 1", "obsB value 1", "> dispose A",
+                "obsA value interrupted", "obsA interrupted", "> dispose B", "hook interrupted", "obsB interrupted",
+                "hook disposed", "end src",
+            ])
+    }
 }
