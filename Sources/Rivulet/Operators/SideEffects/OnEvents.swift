@@ -43,6 +43,12 @@ struct OnEventCallbacks<Value, Error: Swift.Error> {
         self.value = value
     }
 
+    /// No callbacks.
+    @usableFromInline
+    static var none: OnEventCallbacks {
+        OnEventCallbacks(event: nil, failed: nil, completed: nil, interrupted: nil, terminated: nil, value: nil)
+    }
+
     /// `event`, then the callback of the event's kind, then `terminated` for a terminal event.
     @usableFromInline
     func run(for received: Signal<Value, Error>.Event) {

@@ -6,7 +6,7 @@ import Testing
 // When the lifetimes of the starts in a chain with a time-based operator or an `on(…)` stage end,
 // relative to the events and to each other (issue 16). Every expected trace is ReactiveSwift
 // 7.2.1's for the same scenario, run by the differential harness's hand-written checks
-// (rs-diff, Sources/SharedChecks/TimeChecks.swift, checks T1–T20), except where a test says it
+// (rs-diff, Sources/SharedChecks/TimeChecks.swift, checks T1–T25), except where a test says it
 // checks a deliberate difference.
 
 /// What a scenario did and saw, in order.
@@ -358,5 +358,44 @@ private final class Trace: Sendable {
                 "obsA value interrupted", "obsA interrupted", "> dispose B", "hook interrupted", "obsB interrupted",
                 "hook disposed", "end src",
             ])
+    }
+
+    // MARK: start(on:)
+
+    @Test func disposingAStartOnStartInterruptsWhatFollowsBeforeTheProducerItStarted() {
+        let trace = Trace()
+        let scheduler = makeTestScheduler()
+        let (src, input) = trace.source("src")
+        let disposable = src.on(interrupted: { trace.add("hook1 interrupted") }, disposed: { trace.add("hook1 disposed") })
+            .start(on: scheduler)
+            .on(interrupted: { trace.add("hook2 interrupted") }, disposed: { trace.add("hook2 disposed") })
+            .start(trace.observer("obs"))
+        trace.step("advance")
+        scheduler.advance()
+        trace.step("dispose")
+        disposable.dispose()
+        #expect(
+            trace.all == [
+                "> advance", "start src", "> dispose", "hook2 interrupted", "obs interrupted", "hook2 disposed",
+                "hook1 interrupted", "hook1 disposed", "end src",
+            ])
+        withExtendedLifetime(input) {}
+    }
+
+    @Test func disposingAStartOnStartBeforeItRanInterruptsItAndNeverStartsTheProducer() {
+        let trace = Trace()
+        let scheduler = makeTestScheduler()
+        let (src, input) = trace.source("src")
+        let disposable = src.on(interrupted: { trace.add("hook1 interrupted") }, disposed: { trace.add("hook1 disposed") })
+            .start(on: scheduler)
+            .on(interrupted: { trace.add("hook2 interrupted") }, disposed: { trace.add("hook2 disposed") })
+            .start(trace.observer("obs"))
+        trace.step("dispose")
+        disposable.dispose()
+        trace.step("advance")
+        scheduler.advance()
+        #expect(
+            trace.all == ["> dispose", "hook2 interrupted", "obs interrupted", "hook2 disposed", "> advance"])
+        withExtendedLifetime(input) {}
     }
 }
