@@ -100,6 +100,26 @@ struct UpstreamLifetime: Sendable {
     }
 }
 
+extension UpstreamLifetime {
+    /// Runs an operator as ReactiveSwift runs one that it builds on a start of its upstream of its
+    /// own (`lift`, `start(on:)`): the upstream runs in the returned lifetime, and a disposed
+    /// start is interrupted below the operator at once, through a relay (an `on(…)` stage with no
+    /// callbacks, the start's interruption entry), before the upstream's start is disposed of.
+    ///
+    /// - Returns: The upstream's lifetime, and the sink the operator sends to.
+    @inlinable
+    static func relaying<Value, Error>(
+        to downstream: @escaping EventSink<Value, Error>,
+        in lifetime: Lifetime
+    ) -> (upstream: UpstreamLifetime, sink: EventSink<Value, Error>) {
+        let relay = OnEventsStage(.none, disposed: nil, downstream: downstream)
+        relay.enter(lifetime)
+        let upstream = UpstreamLifetime()
+        lifetime += upstream.resources
+        return (upstream, relay.receive)
+    }
+}
+
 extension Signal {
     /// A signal whose events are this signal's events passed through a time-shifting stage.
     @inlinable
@@ -193,7 +213,7 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
         }
         let mailbox = self.mailbox!
         let isStart: Bool
-        if let upstream {
+        if let upstream, interruptionScheduler != nil {
             // Disposing of the start ends the upstream first, which interrupts it: that
             // interruption comes in through `upstreamSink`.
             isStart = upstream.join(lifetime)
@@ -202,6 +222,9 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
                 mailbox.send(.input(.upstream(.interrupted)))
                 return true
             }
+            // A stage that interrupts at once (`timeout`, which ReactiveSwift lifts onto a start
+            // of its upstream): the upstream ends after what follows has been interrupted.
+            if let upstream { lifetime += upstream.resources }
         }
         if isStart {
             if interruptionScheduler != nil {

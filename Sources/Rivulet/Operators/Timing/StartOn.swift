@@ -14,22 +14,16 @@ extension SignalProducer {
     ///   - scheduler: Where each start runs.
     public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
         .fused({ downstream, lifetime in
-            // The events of this producer's start and the interruption of a disposed start meet
-            // in a relay (an `on(…)` stage with no callbacks), which is the start's interruption
-            // entry; this producer's start runs in a lifetime of its own, ended with the start.
-            let relay = OnEventsStage(.none, disposed: nil, downstream: downstream)
-            relay.enter(lifetime)
-            let upstream = UpstreamLifetime()
-            lifetime += upstream.resources
+            let (upstream, relay) = UpstreamLifetime.relaying(to: downstream, in: lifetime)
             // The scheduler's callback carries nothing; the mailbox hands the start (with the
-            // relay) over to the scheduler's thread.
+            // relay's sink) over to the scheduler's thread.
             var mailbox: Mailbox<Void>?
             let startMailbox = Mailbox<Void> { _ in
                 // Started at most once, and never after the start was disposed of.
                 mailbox?.close()
                 mailbox = nil
                 if !upstream.lifetime.hasEnded {
-                    self.startInstance(relay.receive, upstream.lifetime)
+                    self.startInstance(relay, upstream.lifetime)
                 }
             }
             mailbox = startMailbox

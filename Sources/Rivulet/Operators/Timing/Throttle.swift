@@ -190,6 +190,9 @@ extension SignalProducer {
     /// A producer that holds values back while `shouldThrottle` is `true`; see
     /// `Signal.throttle(while:on:)`.
     ///
+    /// Disposing of a start interrupts it at once, not on `scheduler`, and then stops this
+    /// producer's start, as in ReactiveSwift.
+    ///
     /// - Parameters:
     ///   - shouldThrottle: The condition: a producer or signal of `Bool` (properties once they exist).
     ///   - scheduler: Where the events are sent.
@@ -197,6 +200,12 @@ extension SignalProducer {
         while shouldThrottle: P,
         on scheduler: Scheduler
     ) -> SignalProducer<Value, Error> where P.Value == Bool, P.Error == Never {
-        flatMapEvent(Signal.Event.throttle(while: shouldThrottle.producer)).observe(on: scheduler)
+        let throttled = flatMapEvent(Signal.Event.throttle(while: shouldThrottle.producer)).observe(on: scheduler)
+        // ReactiveSwift lifts the signal operator onto a start of this producer: a disposed start
+        // is interrupted below at once, then the upstream's start is disposed of.
+        return .fused({ downstream, lifetime in
+            let (upstream, relay) = UpstreamLifetime.relaying(to: downstream, in: lifetime)
+            throttled.startInstance(relay, upstream.lifetime)
+        })
     }
 }

@@ -6,7 +6,7 @@ import Testing
 // When the lifetimes of the starts in a chain with a time-based operator or an `on(…)` stage end,
 // relative to the events and to each other (issue 16). Every expected trace is ReactiveSwift
 // 7.2.1's for the same scenario, run by the differential harness's hand-written checks
-// (rs-diff, Sources/SharedChecks/TimeChecks.swift, checks T1–T25), except where a test says it
+// (rs-diff, Sources/SharedChecks/TimeChecks.swift, checks T1–T28), except where a test says it
 // checks a deliberate difference.
 
 /// What a scenario did and saw, in order.
@@ -396,6 +396,65 @@ private final class Trace: Sendable {
         scheduler.advance()
         #expect(
             trace.all == ["> dispose", "hook2 interrupted", "obs interrupted", "hook2 disposed", "> advance"])
+        withExtendedLifetime(input) {}
+    }
+
+    // MARK: Operators ReactiveSwift lifts onto a start of their own (timeout, throttle(while:))
+
+    @Test func disposingATimeoutStartInterruptsWhatFollowsBeforeTheUpstream() {
+        let trace = Trace()
+        let scheduler = makeTestScheduler()
+        let (src, input) = trace.source("src")
+        let disposable = src.on(interrupted: { trace.add("hook1 interrupted") }, disposed: { trace.add("hook1 disposed") })
+            .timeout(after: 1, raising: TestError(9), on: scheduler)
+            .on(interrupted: { trace.add("hook2 interrupted") }, disposed: { trace.add("hook2 disposed") })
+            .start(trace.observer("obs"))
+        trace.step("dispose")
+        disposable.dispose()
+        #expect(
+            trace.all == [
+                "start src", "> dispose", "hook2 interrupted", "obs interrupted", "hook2 disposed",
+                "hook1 interrupted", "hook1 disposed", "end src",
+            ])
+        withExtendedLifetime(input) {}
+    }
+
+    @Test func aTimeoutThatFiresFailsWhatFollowsThenInterruptsTheUpstream() {
+        let trace = Trace()
+        let scheduler = makeTestScheduler()
+        let (src, input) = trace.source("src")
+        let disposable = src.on(interrupted: { trace.add("hook1 interrupted") }, disposed: { trace.add("hook1 disposed") })
+            .timeout(after: 1, raising: TestError(9), on: scheduler)
+            .on(failed: { _ in trace.add("hook2 failed") }, disposed: { trace.add("hook2 disposed") })
+            .start(trace.observer("obs"))
+        trace.step("advance 1s")
+        scheduler.advance(by: .seconds(1))
+        #expect(
+            trace.all == [
+                "start src", "> advance 1s", "hook2 failed", "obs failed 9", "hook2 disposed", "hook1 interrupted",
+                "hook1 disposed", "end src",
+            ])
+        withExtendedLifetime((input, disposable)) {}
+    }
+
+    @Test func disposingAThrottleWhileStartInterruptsWhatFollowsAtOnceThenTheUpstream() {
+        let trace = Trace()
+        let scheduler = makeTestScheduler()
+        let shouldThrottle = MutableProperty(false)
+        let (src, input) = trace.source("src")
+        let disposable = src.on(interrupted: { trace.add("hook1 interrupted") }, disposed: { trace.add("hook1 disposed") })
+            .throttle(while: shouldThrottle, on: scheduler)
+            .on(interrupted: { trace.add("hook2 interrupted") }, disposed: { trace.add("hook2 disposed") })
+            .start(trace.observer("obs"))
+        trace.step("dispose")
+        disposable.dispose()
+        trace.step("advance")
+        scheduler.advance()
+        #expect(
+            trace.all == [
+                "start src", "> dispose", "hook2 interrupted", "obs interrupted", "hook2 disposed",
+                "hook1 interrupted", "hook1 disposed", "end src", "> advance",
+            ])
         withExtendedLifetime(input) {}
     }
 }
