@@ -35,11 +35,12 @@ import Foundation
 // scheduled is dropped) and delivers `interrupted` on its scheduler. `timeout`, which ReactiveSwift
 // applies per start as a signal operator, delivers it at once instead.
 //
-// On a producer, the upstream of a stage that delivers on a scheduler runs in a lifetime of its
-// own (`UpstreamLifetime`), as ReactiveSwift's upstream is a start of its own: it ends as soon as
-// the upstream has terminated and the stage has taken its terminal event, although that event
-// reaches downstream later, on the scheduler; and when the stage's start ends, it ends before
-// anything else of that start does.
+// On a producer, the upstream of these stages runs in a lifetime of its own (`UpstreamLifetime`),
+// as ReactiveSwift's upstream is a start of its own: it ends as soon as the upstream has
+// terminated and the stage has taken its terminal event, although that event reaches downstream
+// later, on the scheduler. When the stage's start ends, the upstream ends before anything else of
+// that start does; for `timeout`, which interrupts at once, it ends after downstream has been
+// interrupted, as with ReactiveSwift's lifted operators (see `UpstreamLifetime.relaying`).
 
 /// The stage of an operator that delivers on a scheduler: like an `EventTransform`, and on a
 /// producer it also gets the lifetime its upstream runs in (`nil` on a signal, whose upstream is
@@ -190,7 +191,8 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     ///
     /// - Parameters:
     ///   - upstream: On a producer, the lifetime the upstream runs in (see `UpstreamLifetime`);
-    ///     it then ends when the upstream terminates, or first when `lifetime` ends.
+    ///     it ends when the upstream terminates, or when `lifetime` ends: first of all for a stage
+    ///     that delivers on a scheduler, after downstream was interrupted for one that does not.
     ///   - interruptionScheduler: Where the interruption of a disposed producer start is
     ///     delivered; `nil` delivers it at once.
     init(

@@ -26,6 +26,10 @@
 ///   then schedules the rest behind whatever else the scheduler has queued;
 /// - values never cross a `@Sendable` boundary: the callbacks and tickets carry none.
 ///
+/// On a producer, the upstream runs in a lifetime of its own (`UpstreamLifetime`), which ends as
+/// soon as the upstream has terminated, while its terminal event still waits for the scheduler,
+/// as in ReactiveSwift.
+///
 /// When the stream ends (terminal event delivered, or disposal), the queue is emptied and closed:
 /// callbacks and tickets still pending find nothing to do, and hold no value. A producer start
 /// disposed of before its terminal event was delivered is different (issue 16, as in
@@ -270,6 +274,8 @@ extension Signal.Event {
     static func observe(on scheduler: Scheduler) -> TimeShiftingTransform<Value, Error, Value, Error> {
         { downstream, lifetime, upstream in
             let stage = ObserveOnStage(scheduler: scheduler, downstream: downstream, lifetime: lifetime, upstream: upstream)
+            // On a signal there is no upstream lifetime to end: events go straight to `send`.
+            guard upstream != nil else { return stage.send }
             return stage.receive
         }
     }
