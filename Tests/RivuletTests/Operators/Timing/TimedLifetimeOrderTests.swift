@@ -458,3 +458,74 @@ private final class Trace: Sendable {
         withExtendedLifetime(input) {}
     }
 }
+
+@Suite struct TimedLifetimeOrderStressTests {
+    @Test("lifetime order stress: a failure racing disposal; on(…) callbacks never overlap, disposed once and last")
+    func aFailureRacingDisposalEndsTheHooksOnce() {
+        for _ in 0..<200 {
+            let (signal, input) = Signal<Int, TestError>.pipe()
+            let detector = OverlapDetector()
+            let trace = Trace()
+            let upstreamEnds = Counter()
+            let source = SignalProducer<Int, TestError> { observer, lifetime in
+                lifetime.observeEnded {
+                    upstreamEnds.increment()
+                    trace.add("end src")
+                }
+                lifetime += signal.observe(observer)
+            }
+            let disposable = source.on(
+                terminated: {
+                    detector.enter(); trace.add("terminated"); detector.leave()
+                },
+                disposed: {
+                    detector.enter(); trace.add("disposed"); detector.leave()
+                }
+            ).start()
+            let finished = withWatchdog(seconds: 20, "a failure racing disposal") {
+                runConcurrently(2) { thread in
+                    if thread == 0 {
+                        input.send(error: TestError(1))
+                    } else {
+                        disposable.dispose()
+                    }
+                }
+            }
+            #expect(finished)
+            #expect(detector.overlapCount == 0)
+            #expect(upstreamEnds.value == 1)
+            // Whichever wins, the hooks end once, `disposed` last. (The upstream's end may come
+            // first when the disposal runs on its own thread while the failure is on its way.)
+            #expect(trace.all.filter { $0 != "end src" } == ["terminated", "disposed"])
+        }
+    }
+
+    @Test("lifetime order stress: a delayed stream's source completing races disposal; the source ends once")
+    func aSourceCompletionRacingDisposalEndsTheUpstreamOnce() {
+        let scheduler = QueueScheduler(name: "timed-lifetime-order-stress")
+        for _ in 0..<200 {
+            let (signal, input) = Signal<Int, TestError>.pipe()
+            let upstreamEnds = Counter()
+            let source = SignalProducer<Int, TestError> { observer, lifetime in
+                lifetime.observeEnded { upstreamEnds.increment() }
+                lifetime += signal.observe(observer)
+            }
+            let terminal = DispatchSemaphore(value: 0)
+            let disposable = source.delay(0, on: scheduler)
+                .start { event in if event.isTerminating { terminal.signal() } }
+            let finished = withWatchdog(seconds: 20, "a completion racing disposal") {
+                runConcurrently(2) { thread in
+                    if thread == 0 {
+                        input.send(value: 1)
+                        input.sendCompleted()
+                    } else {
+                        disposable.dispose()
+                    }
+                }
+                _ = terminal.wait(timeout: .now() + 10)
+            }
+            #expect(finished)
+            #expect(upstreamEnds.value == 1)
+        }
+    }
+}
