@@ -45,6 +45,17 @@ struct Mailbox<Input>: @unchecked Sendable {
         sendTakingTheLock(input, on: thread, policy: policy)
     }
 
+    /// Whether `thread` holds the turn: it is running the handler, or sending from inside it.
+    ///
+    /// Only `thread` itself can make this true or false (it claims and gives back its own turn), so
+    /// the answer is exact when `thread` is the calling thread.
+    @inlinable
+    func isTurnHeld(by thread: ThreadID) -> Bool {
+        storage.withUnsafeMutablePointerToElements { sync in
+            MailboxSynchronization.turn(sync).loadRelaxed() & ~MailboxStorage<State>.slowPathBit == thread.rawValue
+        }
+    }
+
     /// Stops handling inputs and releases the handler once the turn is over. Inputs sent later are
     /// ignored; `closing` says what happens to those already accepted.
     @usableFromInline

@@ -34,6 +34,114 @@ import Foundation
 // ends before the stage has sent its terminal event, the stage stops (what it still holds or has
 // scheduled is dropped) and delivers `interrupted` on its scheduler. `timeout`, which ReactiveSwift
 // applies per start as a signal operator, delivers it at once instead.
+//
+// On a producer, the upstream of these stages runs in a lifetime of its own (`UpstreamLifetime`),
+// as ReactiveSwift's upstream is a start of its own: it ends as soon as the upstream has
+// terminated and the stage has taken its terminal event, although that event reaches downstream
+// later, on the scheduler. When the stage's start ends, the upstream ends before anything else of
+// that start does; for `timeout`, which interrupts at once, it ends after downstream has been
+// interrupted, as with ReactiveSwift's lifted operators (see `UpstreamLifetime.relaying`).
+
+/// The stage of an operator that delivers on a scheduler: like an `EventTransform`, and on a
+/// producer it also gets the lifetime its upstream runs in (`nil` on a signal, whose upstream is
+/// another signal with a lifetime of its own).
+@usableFromInline
+typealias TimeShiftingTransform<Value, Error: Swift.Error, U, F: Swift.Error> =
+    (_ downstream: @escaping EventSink<U, F>, _ lifetime: Lifetime, _ upstream: UpstreamLifetime?) -> EventSink<Value, Error>
+
+/// The lifetime in which a producer stage that delivers on a scheduler runs its upstream.
+///
+/// ReactiveSwift builds these operators over a start of the upstream that has its own lifetime,
+/// so the upstream's resources go as soon as it has terminated, while its terminal event is still
+/// on its way to the scheduler; and the stage's start disposes of the upstream's start first of
+/// all its resources. One per start: a composite and the `Lifetime` over it (the upstream's work
+/// must see a lifetime that ends before the start's does).
+@usableFromInline
+struct UpstreamLifetime: Sendable {
+    @usableFromInline let resources: CompositeDisposable
+    @usableFromInline let lifetime: Lifetime
+
+    @inlinable
+    init() {
+        // A producer start's kind, so that the source or stage nearest the source interrupts the
+        // upstream chain when it ends early (as disposing of ReactiveSwift's upstream start does).
+        resources = CompositeDisposable(leadingWithInterruption: ())
+        lifetime = Lifetime(resources)
+    }
+
+    /// Ties the upstream to the stage's `lifetime`: it ends first when that ends.
+    ///
+    /// In a producer start, the upstream's end becomes the start's interruption entry: disposing
+    /// of the start interrupts the upstream, and the stage delivers the interruption on its
+    /// scheduler whatever the upstream does (unless it has already sent its terminal event), so
+    /// the stages below are told at once to wait for it (`holdInterruption`). Elsewhere (an inner
+    /// stream's lifetime), the upstream ends with the lifetime.
+    ///
+    /// - Returns: Whether `lifetime` is a producer start's.
+    @inlinable
+    func join(_ lifetime: Lifetime) -> Bool {
+        let resources = self.resources
+        let isStart = lifetime.setInterruptionEntry(asynchronous: true) {
+            resources.dispose()
+            return true
+        }
+        if isStart {
+            lifetime.holdInterruption()
+        } else {
+            lifetime += resources
+        }
+        return isStart
+    }
+
+    /// The upstream has terminated and the stage has taken its terminal event: its resources go
+    /// now, as ReactiveSwift's upstream start disposes of them after notifying its observer.
+    @inlinable
+    func upstreamDidTerminate() {
+        resources.dispose()
+    }
+}
+
+extension UpstreamLifetime {
+    /// Runs an operator as ReactiveSwift runs one that it builds on a start of its upstream of its
+    /// own (`lift`, `start(on:)`): the upstream runs in the returned lifetime, and a disposed
+    /// start is interrupted below the operator at once, through a relay (an `on(…)` stage with no
+    /// callbacks, the start's interruption entry), before the upstream's start is disposed of.
+    ///
+    /// - Returns: The upstream's lifetime, and the sink the operator sends to.
+    @inlinable
+    static func relaying<Value, Error>(
+        to downstream: @escaping EventSink<Value, Error>,
+        in lifetime: Lifetime
+    ) -> (upstream: UpstreamLifetime, sink: EventSink<Value, Error>) {
+        let relay = OnEventsStage(.none, disposed: nil, downstream: downstream)
+        relay.enter(lifetime)
+        let upstream = UpstreamLifetime()
+        lifetime += upstream.resources
+        return (upstream, relay.receive)
+    }
+}
+
+extension Signal {
+    /// A signal whose events are this signal's events passed through a time-shifting stage.
+    @inlinable
+    func flatMapTimeShifted<U, F>(_ transform: @escaping TimeShiftingTransform<Value, Error, U, F>) -> Signal<U, F> {
+        flatMapEvent { downstream, lifetime in transform(downstream, lifetime, nil) }
+    }
+}
+
+extension SignalProducer {
+    /// A producer whose starts run a time-shifting stage after this producer's work, which runs in
+    /// an `UpstreamLifetime` of its own.
+    @inlinable
+    func flatMapTimeShifted<U, F>(
+        _ transform: @escaping TimeShiftingTransform<Value, Error, U, F>
+    ) -> SignalProducer<U, F> {
+        SignalProducer<U, F>.fused({ downstream, lifetime in
+            let upstream = UpstreamLifetime()
+            self.startInstance(transform(downstream, lifetime, upstream), upstream.lifetime)
+        })
+    }
+}
 
 /// An input of a time-based stage.
 enum TimedInput<Value, Error: Swift.Error> {
@@ -81,16 +189,22 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
 
     /// A stage whose inputs are handled by `handle(stage, input)`.
     ///
-    /// - Parameter interruptionScheduler: Where the interruption of a disposed producer start is
-    ///   delivered; `nil` delivers it at once.
+    /// - Parameters:
+    ///   - upstream: On a producer, the lifetime the upstream runs in (see `UpstreamLifetime`);
+    ///     it ends when the upstream terminates, or when `lifetime` ends: first of all for a stage
+    ///     that delivers on a scheduler, after downstream was interrupted for one that does not.
+    ///   - interruptionScheduler: Where the interruption of a disposed producer start is
+    ///     delivered; `nil` delivers it at once.
     init(
         downstream: @escaping EventSink<Output, OutputError>,
         lifetime: Lifetime,
+        upstream: UpstreamLifetime? = nil,
         interruptingOn interruptionScheduler: Scheduler?,
         handle: @escaping (TimedStage, Input) -> Void
     ) {
         self.downstream = downstream
         self.interruptionScheduler = interruptionScheduler
+        self.upstream = upstream
         mailbox = Mailbox(policy: .queueForOwner) { [self] stageInput in
             guard !isFinished else { return }
             switch stageInput {
@@ -100,9 +214,19 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
             }
         }
         let mailbox = self.mailbox!
-        let isStart = lifetime.setInterruptionEntry(asynchronous: interruptionScheduler != nil) {
-            mailbox.send(.input(.upstream(.interrupted)))
-            return true
+        let isStart: Bool
+        if let upstream, interruptionScheduler != nil {
+            // Disposing of the start ends the upstream first, which interrupts it: that
+            // interruption comes in through `upstreamSink`.
+            isStart = upstream.join(lifetime)
+        } else {
+            isStart = lifetime.setInterruptionEntry(asynchronous: interruptionScheduler != nil) {
+                mailbox.send(.input(.upstream(.interrupted)))
+                return true
+            }
+            // A stage that interrupts at once (`timeout`, which ReactiveSwift lifts onto a start
+            // of its upstream): the upstream ends after what follows has been interrupted.
+            if let upstream { lifetime += upstream.resources }
         }
         if isStart {
             if interruptionScheduler != nil {
@@ -128,6 +252,8 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     /// scheduler: told when the stage receives an interruption, so that the stages below wait
     /// for it. Written in `init` only.
     private var startLifetime: Lifetime?
+    /// On a producer, the lifetime the upstream runs in.
+    private let upstream: UpstreamLifetime?
 
     /// The producer start has ended before this stage's terminal event: stop, and deliver
     /// `interrupted` (on the scheduler, or at once).
@@ -150,9 +276,11 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     var upstreamSink: EventSink<Value, Error> {
         let mailbox = self.mailbox!
         let lifetime = startLifetime
+        let upstream = self.upstream
         return { event in
             if case .interrupted = event { lifetime?.holdInterruption() }
             mailbox.send(.input(.upstream(event)))
+            if event.isTerminating { upstream?.upstreamDidTerminate() }
         }
     }
 
@@ -229,6 +357,10 @@ enum TimedAction<Output, OutputError: Swift.Error> {
     case cancelTimerAndHop
     /// Send this event downstream.
     case emit(Signal<Output, OutputError>.Event)
+    /// Send this value, then schedule the terminal hop: a terminal event that was waiting for a
+    /// timer still takes one more hop, as every terminal event of ReactiveSwift's operators on a
+    /// scheduler does, so it follows whatever other streams scheduled for the same moment.
+    case emitThenHop(Output)
     /// Send this value (if any), then complete.
     case emitAndComplete(Output?)
 }
@@ -270,11 +402,13 @@ extension TimedStage {
         _ machine: Machine,
         on scheduler: DateScheduler,
         downstream: @escaping EventSink<Output, OutputError>,
-        lifetime: Lifetime
+        lifetime: Lifetime,
+        upstream: UpstreamLifetime?
     ) -> TimedStage
     where Machine.Value == Value, Machine.Error == Error, Machine.Output == Output, Machine.OutputError == OutputError {
         var machine = machine
-        return TimedStage(downstream: downstream, lifetime: lifetime, interruptingOn: scheduler) { stage, input in
+        return TimedStage(downstream: downstream, lifetime: lifetime, upstream: upstream, interruptingOn: scheduler) {
+            stage, input in
             let action: Machine.Action
             switch input {
             case let .upstream(event): action = machine.receive(event) { scheduler.currentDate }
@@ -297,6 +431,9 @@ extension TimedStage {
             timer.inner = nil
             scheduleHop(on: scheduler)
         case let .emit(event): emit(event)
+        case let .emitThenHop(value):
+            emit(.value(value))
+            scheduleHop(on: scheduler)
         case let .emitAndComplete(value):
             if let value { emit(.value(value)) }
             emit(.completed)

@@ -43,6 +43,12 @@ struct OnEventCallbacks<Value, Error: Swift.Error> {
         self.value = value
     }
 
+    /// No callbacks.
+    @usableFromInline
+    static var none: OnEventCallbacks {
+        OnEventCallbacks(event: nil, failed: nil, completed: nil, interrupted: nil, terminated: nil, value: nil)
+    }
+
     /// `event`, then the callback of the event's kind, then `terminated` for a terminal event.
     @usableFromInline
     func run(for received: Signal<Value, Error>.Event) {
@@ -199,6 +205,10 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
     private var hasSeenTerminal: AtomicFlag { AtomicFlag(firstStoredPropertyOf: self) }
     /// The lifetime has ended; `disposed` runs once the terminal event has come through.
     private var hasEnded = false
+    /// The handler is forwarding the terminal event downstream (its callbacks have run).
+    private var isForwardingTerminal = false
+    /// `finish()` has run.
+    private var isFinished = false
     /// Set in `enter(_:)`: the stream's lifetime, asked at the end whether a stage above holds
     /// the interruption.
     private var lifetime: Lifetime?
@@ -240,6 +250,16 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
     /// The start's lifetime has ended.
     @usableFromInline
     func end() {
+        // The terminal event this thread is forwarding has ended the start on its way down (the
+        // start's output terminated): `disposed` runs now, before the rest of the lifetime (the
+        // upstream's resources) goes, as ReactiveSwift disposes of this stage's signal right
+        // after it delivered its terminal event, and of the upstream's after that. Only the
+        // turn's owner reads the flag, and every callback of the event has run.
+        if mailbox.isTurnHeld(by: .current), isForwardingTerminal {
+            hasEnded = true
+            finish()
+            return
+        }
         mailbox.send(.end)
     }
 
@@ -250,7 +270,9 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
             hasTerminated = event.isTerminating
             if hasTerminated { hasSeenTerminal.storeReleasing(true) }
             callbacks?.run(for: event)
+            isForwardingTerminal = hasTerminated
             downstream?(event)
+            isForwardingTerminal = false
             if hasTerminated, hasEnded { finish() }
         case .end:
             hasEnded = true
@@ -261,6 +283,8 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// Runs the end and closes the mailbox: later events are ignored.
     private func finish() {
+        guard !isFinished else { return }
+        isFinished = true
         if !hasTerminated {
             hasTerminated = true
             hasSeenTerminal.storeReleasing(true)

@@ -31,6 +31,9 @@ struct ReplayLazilyStateMachine<Value, Error: Swift.Error> {
         case attach(Subscriber)
         /// A start has ended.
         case detach(id: UInt64)
+        /// A start was disposed of: it is interrupted here, at its source, unless it has already
+        /// received its terminal event.
+        case interrupt(id: UInt64)
     }
 
     enum Action {
@@ -70,6 +73,9 @@ struct ReplayLazilyStateMachine<Value, Error: Swift.Error> {
         case let .detach(id):
             subscribers.removeAll { $0.id == id }
             return .none
+        case let .interrupt(id):
+            guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return .none }
+            return .broadcast(.interrupted, to: [subscribers.remove(at: index)])
         }
     }
 }
@@ -131,17 +137,26 @@ final class ReplayKeeper<Value, Error: Swift.Error>: Sendable {
             launch.nextID += 1
             return launch.nextID
         }
+        let mailbox = self.mailbox
+        // Disposing of the start interrupts it here, at the top of its chain, so that the stages
+        // below see the interruption, as with ReactiveSwift's start of this producer. Never
+        // waits: a thread delivering on the hub hands it on after its current event.
+        _ = lifetime.setInterruptionEntry {
+            mailbox.send(.interrupt(id: id), policy: .queueForOwner)
+            return true
+        }
         mailbox.send(.attach(.init(id: id, sink: downstream)))
         // Retains `self` while the start runs, so the upstream lives at least as long.
         lifetime.observeEnded { [self] in detach(id) }
         guard let upstream = launch.withLock({ $0.upstream.take() }) else { return }
         let token = upstreamToken
-        let mailbox = self.mailbox
         upstream.startInstance(
             { event in
-                // The upstream has ended: end its lifetime so that its resources go now.
-                if event.isTerminating { token.dispose() }
                 mailbox.send(.upstream(event))
+                // The upstream has ended and its terminal event has gone to every start: end its
+                // lifetime so that its resources go now (after the starts were told, as
+                // ReactiveSwift disposes of a start's resources after notifying its observer).
+                if event.isTerminating { token.dispose() }
             }, Lifetime(token))
     }
 }

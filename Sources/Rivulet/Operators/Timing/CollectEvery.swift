@@ -74,14 +74,15 @@ extension Signal.Event {
         on scheduler: DateScheduler,
         skipEmpty: Bool,
         discardWhenCompleted: Bool
-    ) -> EventTransform<Value, Error, [Value], Error> {
+    ) -> TimeShiftingTransform<Value, Error, [Value], Error> {
         interval.checkTickInterval(for: "collect(every:on:skipEmpty:discardWhenCompleted:)")
-        return { downstream, lifetime in
+        return { downstream, lifetime, upstream in
             let stage = TimedStage.running(
                 CollectEveryStateMachine<Value, Error>(skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted),
                 on: scheduler,
                 downstream: downstream,
-                lifetime: lifetime
+                lifetime: lifetime,
+                upstream: upstream
             )
             stage.scheduleRepeatingTimer(
                 at: scheduler.currentDate.addingTimeInterval(interval),
@@ -116,7 +117,7 @@ extension Signal {
         skipEmpty: Bool = false,
         discardWhenCompleted: Bool = true
     ) -> Signal<[Value], Error> {
-        flatMapEvent(
+        flatMapTimeShifted(
             Event.collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted)
         )
     }
@@ -138,7 +139,7 @@ extension SignalProducer {
         skipEmpty: Bool = false,
         discardWhenCompleted: Bool = true
     ) -> SignalProducer<[Value], Error> {
-        flatMapEvent(
+        flatMapTimeShifted(
             Signal.Event.collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted)
         )
     }

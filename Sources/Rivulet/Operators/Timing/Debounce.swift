@@ -56,7 +56,9 @@ struct DebounceStateMachine<Value, Error: Swift.Error>: TimedStateMachine {
     mutating func timerFired(generation fired: UInt64) -> Action {
         guard fired == generation, let value = pending else { return .none }
         pending = nil
-        return completesAfterPending ? .emitAndComplete(value) : .emit(.value(value))
+        guard completesAfterPending else { return .emit(.value(value)) }
+        terminal = .completed
+        return .emitThenHop(value)
     }
 }
 
@@ -68,15 +70,16 @@ extension Signal.Event {
         _ interval: TimeInterval,
         on scheduler: DateScheduler,
         discardWhenCompleted: Bool
-    ) -> EventTransform<Value, Error, Value, Error> {
+    ) -> TimeShiftingTransform<Value, Error, Value, Error> {
         precondition(
             interval >= 0, "Rivulet: debounce(_:on:discardWhenCompleted:): interval is \(interval); it must be 0 or more")
-        return { downstream, lifetime in
+        return { downstream, lifetime, upstream in
             TimedStage.running(
                 DebounceStateMachine<Value, Error>(interval: interval, discardWhenCompleted: discardWhenCompleted),
                 on: scheduler,
                 downstream: downstream,
-                lifetime: lifetime
+                lifetime: lifetime,
+                upstream: upstream
             ).upstreamSink
         }
     }
@@ -100,7 +103,7 @@ extension Signal {
         on scheduler: DateScheduler,
         discardWhenCompleted: Bool = true
     ) -> Signal<Value, Error> {
-        flatMapEvent(Event.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted))
+        flatMapTimeShifted(Event.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted))
     }
 }
 
@@ -118,6 +121,6 @@ extension SignalProducer {
         on scheduler: DateScheduler,
         discardWhenCompleted: Bool = true
     ) -> SignalProducer<Value, Error> {
-        flatMapEvent(Signal.Event.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted))
+        flatMapTimeShifted(Signal.Event.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted))
     }
 }

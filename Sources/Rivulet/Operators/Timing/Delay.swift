@@ -37,9 +37,16 @@ struct DelayStateMachine<Value, Error: Swift.Error>: TimedStateMachine {
     }
 
     /// The oldest queued event is due (callbacks run in the order they were scheduled, and each
-    /// delivers the oldest event, so the order holds even if the scheduler reorders them).
+    /// delivers the oldest event, so the order holds even if the scheduler reorders them). The
+    /// completion then takes the terminal hop, as in ReactiveSwift.
     mutating func timerFired(generation _: UInt64) -> Action {
-        pending.popFirst().map(Action.emit) ?? .none
+        switch pending.popFirst() {
+        case nil: return .none
+        case .completed?:
+            terminal = .completed
+            return .hop
+        case let event?: return .emit(event)
+        }
     }
 
     /// The terminal hop is due: the failure or interruption goes out, and what was still waiting
@@ -58,14 +65,15 @@ extension Signal.Event {
     static func delay(
         _ interval: TimeInterval,
         on scheduler: DateScheduler
-    ) -> EventTransform<Value, Error, Value, Error> {
+    ) -> TimeShiftingTransform<Value, Error, Value, Error> {
         precondition(interval >= 0, "Rivulet: delay(_:on:): interval is \(interval); it must be 0 or more")
-        return { downstream, lifetime in
+        return { downstream, lifetime, upstream in
             TimedStage.running(
                 DelayStateMachine<Value, Error>(interval: interval),
                 on: scheduler,
                 downstream: downstream,
-                lifetime: lifetime
+                lifetime: lifetime,
+                upstream: upstream
             ).upstreamSink
         }
     }
@@ -83,7 +91,7 @@ extension Signal {
     ///   - interval: The delay in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
-        flatMapEvent(Event.delay(interval, on: scheduler))
+        flatMapTimeShifted(Event.delay(interval, on: scheduler))
     }
 }
 
@@ -95,6 +103,6 @@ extension SignalProducer {
     ///   - interval: The delay in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
-        flatMapEvent(Signal.Event.delay(interval, on: scheduler))
+        flatMapTimeShifted(Signal.Event.delay(interval, on: scheduler))
     }
 }

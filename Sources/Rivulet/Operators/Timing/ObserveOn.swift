@@ -26,6 +26,10 @@
 ///   then schedules the rest behind whatever else the scheduler has queued;
 /// - values never cross a `@Sendable` boundary: the callbacks and tickets carry none.
 ///
+/// On a producer, the upstream runs in a lifetime of its own (`UpstreamLifetime`), which ends as
+/// soon as the upstream has terminated, while its terminal event still waits for the scheduler,
+/// as in ReactiveSwift.
+///
 /// When the stream ends (terminal event delivered, or disposal), the queue is emptied and closed:
 /// callbacks and tickets still pending find nothing to do, and hold no value. A producer start
 /// disposed of before its terminal event was delivered is different (issue 16, as in
@@ -74,22 +78,38 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
     /// The lifetime of the producer start this stage belongs to (`nil` on a signal): told when an
     /// interruption is queued, so that the stages below wait for it.
     @usableFromInline var startLifetime: Lifetime?
+    /// On a producer, the lifetime the upstream runs in (see `UpstreamLifetime`): it ends when the
+    /// upstream has terminated, or first when the stream's lifetime ends.
+    @usableFromInline let upstream: UpstreamLifetime?
 
     @inlinable
-    init(scheduler: Scheduler, downstream: @escaping EventSink<Value, Error>, lifetime: Lifetime) {
+    init(
+        scheduler: Scheduler,
+        downstream: @escaping EventSink<Value, Error>,
+        lifetime: Lifetime,
+        upstream: UpstreamLifetime?
+    ) {
         self.scheduler = scheduler
         self.downstream = downstream
         orderedDelivery = (scheduler as? any OrderedDeliveryScheduler)?.orderedDelivery
         deliverTicket = { client, count in
             unsafeDowncast(client, to: ObserveOnStage<Value, Error>.self).deliverNext(count)
         }
+        self.upstream = upstream
         let state = self.state
         // In a producer start, the stage delivers the start's interruption on the scheduler.
         // `startLifetime` is written before the entry can reach another thread.
         startLifetime = lifetime
-        let isStart = lifetime.setInterruptionEntry(asynchronous: true) { [self] in
-            send(.interrupted)
-            return true
+        let isStart: Bool
+        if let upstream {
+            // Disposing of the start ends the upstream first, which interrupts it: that
+            // interruption comes in through `receive`.
+            isStart = upstream.join(lifetime)
+        } else {
+            isStart = lifetime.setInterruptionEntry(asynchronous: true) { [self] in
+                send(.interrupted)
+                return true
+            }
         }
         if isStart {
             lifetime.observeEnded { [self] in interruptAtEnd() }
@@ -159,6 +179,14 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
         }
         // The dropped events are released here, after the lock.
         _ = dropped
+    }
+
+    /// An event from upstream: queued for the scheduler; after a terminal event the upstream's
+    /// lifetime ends (on a producer).
+    @inlinable
+    func receive(_ event: Signal<Value, Error>.Event) {
+        send(event)
+        if event.isTerminating { upstream?.upstreamDidTerminate() }
     }
 
     /// Queues `event`: with a shared queue, queues its ticket there too; otherwise the first event
@@ -243,10 +271,12 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
 extension Signal.Event {
     /// The stage behind `observe(on:)`.
     @inlinable
-    static func observe(on scheduler: Scheduler) -> EventTransform<Value, Error, Value, Error> {
-        { downstream, lifetime in
-            let stage = ObserveOnStage(scheduler: scheduler, downstream: downstream, lifetime: lifetime)
-            return stage.send
+    static func observe(on scheduler: Scheduler) -> TimeShiftingTransform<Value, Error, Value, Error> {
+        { downstream, lifetime, upstream in
+            let stage = ObserveOnStage(scheduler: scheduler, downstream: downstream, lifetime: lifetime, upstream: upstream)
+            // On a signal there is no upstream lifetime to end: events go straight to `send`.
+            guard upstream != nil else { return stage.send }
+            return stage.receive
         }
     }
 }
@@ -268,7 +298,7 @@ extension Signal {
     ///   - scheduler: Where the events are delivered.
     @inlinable
     public func observe(on scheduler: Scheduler) -> Signal<Value, Error> {
-        flatMapEvent(Event.observe(on: scheduler))
+        flatMapTimeShifted(Event.observe(on: scheduler))
     }
 }
 
@@ -280,7 +310,7 @@ extension SignalProducer {
     ///   - scheduler: Where the events are delivered.
     @inlinable
     public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
-        flatMapEvent(Signal.Event.observe(on: scheduler))
+        flatMapTimeShifted(Signal.Event.observe(on: scheduler))
     }
 }
 

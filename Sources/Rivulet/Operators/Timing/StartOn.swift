@@ -6,19 +6,24 @@ extension SignalProducer {
     /// delivery too. Disposing of the start before the scheduler ran it cancels it: this producer
     /// is then never started.
     ///
+    /// Disposing of a start interrupts it here, below this producer, as in ReactiveSwift, whose
+    /// start of this producer runs on its own: what follows sees `interrupted` first, then this
+    /// producer's start is disposed of (its own stages see the interruption after those below).
+    ///
     /// - Parameters:
     ///   - scheduler: Where each start runs.
     public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
         .fused({ downstream, lifetime in
+            let (upstream, relay) = UpstreamLifetime.relaying(to: downstream, in: lifetime)
             // The scheduler's callback carries nothing; the mailbox hands the start (with the
-            // downstream sink) over to the scheduler's thread.
+            // relay's sink) over to the scheduler's thread.
             var mailbox: Mailbox<Void>?
             let startMailbox = Mailbox<Void> { _ in
                 // Started at most once, and never after the start was disposed of.
                 mailbox?.close()
                 mailbox = nil
-                if !lifetime.hasEnded {
-                    self.startInstance(downstream, lifetime)
+                if !upstream.lifetime.hasEnded {
+                    self.startInstance(relay, upstream.lifetime)
                 }
             }
             mailbox = startMailbox

@@ -101,14 +101,15 @@ extension Signal.Event {
     static func throttle(
         _ interval: TimeInterval,
         on scheduler: DateScheduler
-    ) -> EventTransform<Value, Error, Value, Error> {
+    ) -> TimeShiftingTransform<Value, Error, Value, Error> {
         precondition(interval >= 0, "Rivulet: throttle(_:on:): interval is \(interval); it must be 0 or more")
-        return { downstream, lifetime in
+        return { downstream, lifetime, upstream in
             TimedStage.running(
                 ThrottleStateMachine<Value, Error>(interval: interval),
                 on: scheduler,
                 downstream: downstream,
-                lifetime: lifetime
+                lifetime: lifetime,
+                upstream: upstream
             ).upstreamSink
         }
     }
@@ -155,7 +156,7 @@ extension Signal {
     ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
-        flatMapEvent(Event.throttle(interval, on: scheduler))
+        flatMapTimeShifted(Event.throttle(interval, on: scheduler))
     }
 
     /// A signal that holds values back while `shouldThrottle` is `true` and sends the latest held
@@ -183,11 +184,14 @@ extension SignalProducer {
     ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
-        flatMapEvent(Signal.Event.throttle(interval, on: scheduler))
+        flatMapTimeShifted(Signal.Event.throttle(interval, on: scheduler))
     }
 
     /// A producer that holds values back while `shouldThrottle` is `true`; see
     /// `Signal.throttle(while:on:)`.
+    ///
+    /// Disposing of a start interrupts it at once, not on `scheduler`, and then stops this
+    /// producer's start, as in ReactiveSwift.
     ///
     /// - Parameters:
     ///   - shouldThrottle: The condition: a producer or signal of `Bool` (properties once they exist).
@@ -196,6 +200,12 @@ extension SignalProducer {
         while shouldThrottle: P,
         on scheduler: Scheduler
     ) -> SignalProducer<Value, Error> where P.Value == Bool, P.Error == Never {
-        flatMapEvent(Signal.Event.throttle(while: shouldThrottle.producer)).observe(on: scheduler)
+        let throttled = flatMapEvent(Signal.Event.throttle(while: shouldThrottle.producer)).observe(on: scheduler)
+        // ReactiveSwift lifts the signal operator onto a start of this producer: a disposed start
+        // is interrupted below at once, then the upstream's start is disposed of.
+        return .fused({ downstream, lifetime in
+            let (upstream, relay) = UpstreamLifetime.relaying(to: downstream, in: lifetime)
+            throttled.startInstance(relay, upstream.lifetime)
+        })
     }
 }

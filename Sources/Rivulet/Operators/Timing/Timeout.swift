@@ -17,14 +17,16 @@ extension Signal.Event {
         raising error: F,
         on scheduler: DateScheduler,
         convert: @escaping (Signal<Value, Error>.Event) -> Signal<Value, F>.Event
-    ) -> EventTransform<Value, Error, Value, F> {
+    ) -> TimeShiftingTransform<Value, Error, Value, F> {
         precondition(
             !interval.isNaN && interval >= 0, "Rivulet: timeout(after:raising:on:): interval is \(interval); it must be 0 or more"
         )
-        return { downstream, lifetime in
-            // A disposed start is interrupted at once, as ReactiveSwift's per-start signal operator is.
+        return { downstream, lifetime, upstream in
+            // A disposed start is interrupted at once, as ReactiveSwift's per-start signal operator
+            // is, and then its upstream, which runs in a lifetime of its own (ReactiveSwift lifts
+            // this operator onto a start of its upstream).
             let stage = TimedStage<Value, Error, Value, F>(
-                downstream: downstream, lifetime: lifetime, interruptingOn: nil
+                downstream: downstream, lifetime: lifetime, upstream: upstream, interruptingOn: nil
             ) { stage, input in
                 switch input {
                 case let .upstream(event): stage.emit(convert(event))
@@ -65,7 +67,7 @@ extension Signal {
         raising error: Error,
         on scheduler: DateScheduler
     ) -> Signal<Value, Error> {
-        flatMapEvent(Event.timeout(after: interval, raising: error, on: scheduler) { $0 })
+        flatMapTimeShifted(Event.timeout(after: interval, raising: error, on: scheduler) { $0 })
     }
 }
 
@@ -82,7 +84,7 @@ extension Signal where Error == Never {
         raising error: NewError,
         on scheduler: DateScheduler
     ) -> Signal<Value, NewError> {
-        flatMapEvent(Event.timeout(after: interval, raising: error, on: scheduler, convert: Event.promotingError))
+        flatMapTimeShifted(Event.timeout(after: interval, raising: error, on: scheduler, convert: Event.promotingError))
     }
 }
 
@@ -99,7 +101,7 @@ extension SignalProducer {
         raising error: Error,
         on scheduler: DateScheduler
     ) -> SignalProducer<Value, Error> {
-        flatMapEvent(Signal.Event.timeout(after: interval, raising: error, on: scheduler) { $0 })
+        flatMapTimeShifted(Signal.Event.timeout(after: interval, raising: error, on: scheduler) { $0 })
     }
 }
 
@@ -116,7 +118,7 @@ extension SignalProducer where Error == Never {
         raising error: NewError,
         on scheduler: DateScheduler
     ) -> SignalProducer<Value, NewError> {
-        flatMapEvent(
+        flatMapTimeShifted(
             Signal.Event.timeout(after: interval, raising: error, on: scheduler, convert: Signal.Event.promotingError)
         )
     }

@@ -60,11 +60,11 @@ extension Signal.Event {
     static func lazyMap<U>(
         on scheduler: Scheduler,
         transform: @escaping @Sendable (Value) -> U
-    ) -> EventTransform<Value, Error, U, Error> {
-        { downstream, lifetime in
+    ) -> TimeShiftingTransform<Value, Error, U, Error> {
+        { downstream, lifetime, upstream in
             var state = LazyMapStateMachine<Value, Error>()
             let stage = TimedStage<Value, Error, U, Error>(
-                downstream: downstream, lifetime: lifetime, interruptingOn: scheduler
+                downstream: downstream, lifetime: lifetime, upstream: upstream, interruptingOn: scheduler
             ) { stage, input in
                 let action: LazyMapStateMachine<Value, Error>.Action
                 switch input {
@@ -109,7 +109,7 @@ extension Signal {
     ///   - scheduler: Where the transform runs and the events are delivered.
     ///   - transform: The transform; it runs on `scheduler`, hence `@Sendable`.
     public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> {
-        flatMapEvent(Event.lazyMap(on: scheduler, transform: transform))
+        flatMapTimeShifted(Event.lazyMap(on: scheduler, transform: transform))
     }
 }
 
@@ -124,6 +124,6 @@ extension SignalProducer {
         on scheduler: Scheduler,
         transform: @escaping @Sendable (Value) -> U
     ) -> SignalProducer<U, Error> {
-        flatMapEvent(Signal.Event.lazyMap(on: scheduler, transform: transform))
+        flatMapTimeShifted(Signal.Event.lazyMap(on: scheduler, transform: transform))
     }
 }
