@@ -6,8 +6,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     // @unchecked Sendable: `state` is a `Locked` of `Sendable` state, and `disposedStorage` is
     // never accessed after `init` but through `disposed`'s atomic operations.
     private struct State {
-        /// `nil` once the composite is disposed of. A producer start's leading interruption, if
-        /// any, is first, under `leadingKey`.
+        /// `nil` once the composite is disposed of, or the members still to dispose of while a
+        /// producer start's end is deferred (`endIsDeferredFlag`). A producer start's leading
+        /// interruption, if any, is first, under `leadingKey`.
         var members: [(key: UInt64, disposable: Disposable)]? = []
         /// The next key in the low bits, and a producer start's flags in the top three (one word,
         /// so that a composite is no bigger for them).
@@ -22,8 +23,13 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     private static var hasAsynchronousStageFlag: UInt64 { 1 << 62 }
     /// `nextKey`'s flag: such a stage has received the interruption and will deliver it later.
     private static var interruptionIsHeldFlag: UInt64 { 1 << 61 }
+    /// `nextKey`'s flag: the leading interruption was queued behind the event its source is
+    /// delivering on this thread, so the members wait for it (see `deferEnd`).
+    private static var endIsDeferredFlag: UInt64 { 1 << 60 }
+    /// `nextKey`'s flag: the leading interruption asked for `endIsDeferredFlag` while it ran.
+    private static var deferralRequestedFlag: UInt64 { 1 << 59 }
     /// The bits of `nextKey` that count keys.
-    private static var keyMask: UInt64 { (1 << 61) - 1 }
+    private static var keyMask: UInt64 { (1 << 59) - 1 }
     /// The key of the leading interruption, which no member reaches.
     private static var leadingKey: UInt64 { keyMask }
 
@@ -68,7 +74,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     public func add(_ disposable: Disposable?) -> Disposable? {
         guard let disposable else { return nil }
         let key: UInt64? = state.withLock { state in
-            guard state.members != nil else { return nil }
+            guard state.members != nil, state.nextKey & Self.endIsDeferredFlag == 0 else { return nil }
             let key = state.nextKey & Self.keyMask
             state.nextKey += 1
             state.members!.append((key, disposable))
@@ -133,7 +139,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     ) -> Bool {
         let leading = LeadingInterruption(interruption)
         let replaced: Disposable?? = state.withLock { state in
-            guard state.nextKey & Self.acceptsLeadingInterruptionFlag != 0, state.members != nil else { return .none }
+            guard state.nextKey & Self.acceptsLeadingInterruptionFlag != 0, state.members != nil,
+                state.nextKey & Self.endIsDeferredFlag == 0
+            else { return .none }
             if asynchronous { state.nextKey |= Self.hasAsynchronousStageFlag }
             if state.members!.first?.key == Self.leadingKey {
                 defer { state.members![0].disposable = leading }
@@ -162,27 +170,61 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     /// Disposes of the composite: the leading interruption first, then the members in order.
     ///
+    /// If the leading interruption was queued behind an event its source is delivering on this
+    /// thread (`deferEnd`), the members wait: the next `dispose()`, which the start's output core
+    /// or the source makes once the interruption has gone down the chain, disposes of them. The
+    /// lifetime thus ends after the interruption has reached the observer, as in ReactiveSwift.
+    ///
     /// - Returns: Whether the caller must interrupt the start's output itself: this call disposed
     ///   of the composite, and neither the leading interruption is on its way down the chain nor
     ///   a stage of the start delivers it on a scheduler.
     @usableFromInline
     func disposeAfterLeadingInterruption() -> Bool {
-        // No stage can join once `members` is `nil`, so the flags are final here.
-        let (members, flags) = state.withLock { state in
-            defer { state.members = nil }
+        // No stage can join once `members` is `nil` or the end is deferred, so the flags are final.
+        let (taken, flags) = state.withLock { state in
+            defer {
+                state.members = nil
+                state.nextKey &= ~Self.endIsDeferredFlag
+            }
             disposed.storeReleasing(true)
             return (state.members, state.nextKey)
         }
-        guard let members else { return false }
+        guard let members = taken else { return false }
+        if flags & Self.endIsDeferredFlag != 0 {
+            // The deferred end: the interruption has come through.
+            for (_, disposable) in members { disposable.dispose() }
+            return false
+        }
         var interruptionIsOnItsWay = false
-        for (key, disposable) in members {
-            if key == Self.leadingKey, let leading = disposable as? LeadingInterruption {
-                interruptionIsOnItsWay = leading.interrupt()
-            } else {
-                disposable.dispose()
+        var index = members.startIndex
+        if let (key, disposable) = members.first, key == Self.leadingKey, let leading = disposable as? LeadingInterruption {
+            interruptionIsOnItsWay = leading.interrupt()
+            index += 1
+            let deferred: Bool = state.withLock { state in
+                guard state.nextKey & Self.deferralRequestedFlag != 0 else { return false }
+                state.nextKey &= ~Self.deferralRequestedFlag
+                state.nextKey |= Self.endIsDeferredFlag
+                state.members = Array(members[index...])
+                return true
             }
+            if deferred { return false }
+        }
+        while index < members.endIndex {
+            members[index].disposable.dispose()
+            index += 1
         }
         return !interruptionIsOnItsWay && flags & Self.hasAsynchronousStageFlag == 0
+    }
+
+    /// Called by the leading interruption while it runs: it has queued the interruption behind the
+    /// event its source is delivering on this very thread, so the members must wait for the next
+    /// `dispose()` instead of being disposed of now.
+    ///
+    /// Only a thread that holds the source's delivery turn calls this, and only that thread can
+    /// deliver the queued interruption (after this disposal returns), so the deferred members are
+    /// in place before anyone can ask for them.
+    func deferEnd() {
+        state.withLock { $0.nextKey |= Self.deferralRequestedFlag }
     }
 
     /// A producer start's leading interruption, kept as the composite's first member.

@@ -69,6 +69,21 @@ public final class Lifetime: Sendable {
         disposables.holdInterruption()
     }
 
+    /// Called by an interruption entry that has queued the interruption behind the event its
+    /// source is delivering on this thread: the rest of the lifetime ends once the interruption
+    /// has come down the chain (the start's output ends it, or the entry calls `endDeferred()`),
+    /// as ReactiveSwift ends a start's lifetime after its terminal event reached the observers.
+    @usableFromInline
+    func deferEnd() {
+        disposables.deferEnd()
+    }
+
+    /// Ends what `deferEnd()` left waiting (nothing if the start's output has already done so).
+    @usableFromInline
+    func endDeferred() {
+        disposables.dispose()
+    }
+
     /// Whether a stage that delivers on a scheduler holds this start's interruption.
     @usableFromInline
     var isInterruptionHeld: Bool { disposables.isInterruptionHeld }

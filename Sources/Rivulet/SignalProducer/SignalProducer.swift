@@ -58,6 +58,16 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
             let entry: @Sendable () -> Bool = {
                 // A core that has ended sends nothing more down the chain.
                 if core.hasTerminated { return false }
+                if core.storage.isTurnHeld(by: ThreadID.current) {
+                    // Disposed of from inside this core's own delivery: the interruption waits for
+                    // the current event, and so does the rest of the lifetime (ReactiveSwift ends
+                    // it after the interruption has reached the observers). The chain's output
+                    // ends it when the interruption arrives there; this observer, attached only
+                    // now, ends it in any case once the core has delivered the interruption.
+                    lifetime.deferEnd()
+                    core.observeUntilEnd(
+                        Signal.Observer { event in if event.isTerminating { lifetime.endDeferred() } })
+                }
                 core.send(.interrupted)
                 return true
             }

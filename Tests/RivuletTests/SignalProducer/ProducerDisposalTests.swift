@@ -112,6 +112,45 @@ import Testing
         #expect(log.withLock { $0 } == ["VALUE 1", "INTERRUPTED"])
     }
 
+    /// ReactiveSwift ends the start's lifetime once the interruption has reached the observer
+    /// (checked against ReactiveSwift 7.2.1 with the same scenario).
+    @Test func disposalFromInsideTheSourcesDeliveryEndsTheLifetimeAfterTheInterruption_P4() {
+        let log = Locked<[String]>([])
+        let upstream = ManualProducer<Int, Never>()
+        let disposable = SerialDisposable()
+        disposable.inner = SignalProducer<Int, Never> { observer, lifetime in
+            lifetime.observeEnded { log.withLock { $0.append("end") } }
+            lifetime += upstream.producer.start(observer)
+        }
+        .map { $0 }
+        .start { event in
+            log.withLock { $0.append("observer \(event)") }
+            if case .value = event { disposable.dispose() }
+        }
+        upstream.send(.value(1))
+        #expect(log.withLock { $0 } == ["observer VALUE 1", "observer INTERRUPTED", "end"])
+        #expect(disposable.isDisposed)
+    }
+
+    @Test func disposalInsideTheSourcesDeliveryEndsTheLifetimeAfterAMaterializedInterruption_P4() {
+        let log = Locked<[String]>([])
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let disposable = SerialDisposable()
+        disposable.inner = SignalProducer<Int, Never> { observer, lifetime in
+            lifetime.observeEnded { log.withLock { $0.append("end") } }
+            lifetime += signal.observe(observer)
+        }
+        .materialize()
+        .filter { if case .value = $0 { return true } else { return false } }
+        .start { event in
+            log.withLock { $0.append("observer \(event)") }
+            if case .value = event { disposable.dispose() }
+        }
+        input.send(value: 1)
+        input.send(value: 2)
+        #expect(log.withLock { $0 } == ["observer VALUE VALUE 1", "observer INTERRUPTED", "end"])
+    }
+
     @Test func disposalFromInsideTheObserverIsDeliveredAfterTheCurrentEvent_E6() {
         let log = Locked<[String]>([])
         let upstream = ManualProducer<Int, Never>()

@@ -51,9 +51,7 @@ struct Mailbox<Input>: @unchecked Sendable {
     /// the answer is exact when `thread` is the calling thread.
     @inlinable
     func isTurnHeld(by thread: ThreadID) -> Bool {
-        storage.withUnsafeMutablePointerToElements { sync in
-            MailboxSynchronization.turn(sync).loadRelaxed() & ~MailboxStorage<State>.slowPathBit == thread.rawValue
-        }
+        storage.isTurnHeld(by: thread)
     }
 
     /// Stops handling inputs and releases the handler once the turn is over. Inputs sent later are

@@ -131,6 +131,18 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
         }
     }
 
+    /// Whether `thread` holds the turn: it is running the handler or delivering, or sending from
+    /// inside either.
+    ///
+    /// Only `thread` itself can make this true or false (it claims and gives back its own turn), so
+    /// the answer is exact when `thread` is the calling thread.
+    @inlinable
+    package func isTurnHeld(by thread: ThreadID) -> Bool {
+        withUnsafeMutablePointerToElements { sync in
+            MailboxSynchronization.turn(sync).loadRelaxed() & ~Self.slowPathBit == thread.rawValue
+        }
+    }
+
     // MARK: The uncontended path
 
     /// Takes the turn if nobody holds it and nothing needs the lock.
