@@ -70,7 +70,7 @@ enum CombiningEndOrder: Sendable {
 /// arrive while one is being handled (E6), so neither the machine nor the downstream needs a
 /// lock and no lock is held while the downstream runs (O7). After the first terminal event
 /// nothing more is sent (E1) and the stage, with the downstream, is released once its mailbox has
-/// closed and the stream's lifetime has ended.
+/// closed and its inputs have ended.
 ///
 /// A producer input runs in a lifetime of its own, which ends as ReactiveSwift ends each input's
 /// start:
@@ -107,8 +107,8 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     @exclusivity(unchecked) @usableFromInline var handledInput = -1
     /// The handled input was stopped meanwhile: it ends once its event has been handled.
     @exclusivity(unchecked) @usableFromInline var endsHandledInput = false
-    /// A `let`, so that calling it retains nothing; it is let go with the stage, when the mailbox
-    /// has closed after the first terminal event and the stream's lifetime has ended.
+    /// A `let`, so that calling it retains nothing; it is let go with the stage, once the mailbox
+    /// has closed after the first terminal event and the inputs have ended.
     @usableFromInline let downstream: EventSink<Output, Error>
     @usableFromInline let combine: (_ element: (Int) -> Machine.Element) -> Output
     /// The lifetime of each producer input, by index (`nil` for a signal, observed in the
@@ -118,6 +118,10 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     // Set once in `init`. The mailbox's handler holds this stage strongly; closing the mailbox (on the
     // first terminal event, or when the stream's lifetime ends) releases the handler.
     @usableFromInline var mailbox: Mailbox<Input>!
+    /// This stage's place in the stream's lifetime, set once in `init`: given up once the stage has
+    /// ended its inputs itself, so that the lifetime does not keep it (and what its downstream and
+    /// machine hold) until it ends.
+    @usableFromInline var registration: Disposable?
 
     /// A stage for `sources` that sends each combination, built by `combine` from the elements
     /// the machine announces, to `downstream`, and stops when `lifetime` ends.
@@ -139,7 +143,7 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
         mailbox = Mailbox { input in self.handle(input) }
         // Ends the inputs (and closes the mailbox) when the stream's lifetime ends; at once if it
         // has already ended, so that no input is started.
-        lifetime += self
+        registration = lifetime += self
     }
 
     /// Attaches `source` as the input at `index`: a producer is started in its own lifetime,
@@ -229,7 +233,12 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     /// for the sequence forms, which stop observing the combination before ending the inputs).
     @inlinable
     func dispose() {
-        if endOrder == .attachmentAfterDetaching { mailbox.close() }
+        if endOrder == .attachmentAfterDetaching {
+            // The result is interrupted first (ReactiveSwift's producer interrupts its output, then
+            // stops observing the combination), and the inputs' interruptions go nowhere.
+            mailbox.send((Self.resultInterruption, .interrupted))
+            mailbox.close()
+        }
         isEndingStream.storeReleasing(true)
         endInputs(deferringHandled: mailbox.isTurnHeldByCurrentThread)
         mailbox.close()
@@ -237,8 +246,16 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
 
     // MARK: The handler
 
+    /// The index of the input that interrupts the result itself, when the stream's lifetime ends.
+    @inlinable
+    static var resultInterruption: Int { -1 }
+
     @inlinable
     func handle(_ input: Input) {
+        if input.index == Self.resultInterruption {
+            finish(.interrupted)
+            return
+        }
         handledInput = input.index
         switch input.event {
         case let .value(value):
@@ -294,6 +311,7 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
         mailbox.close()
         downstream(event)
         endInputs(deferringHandled: true, inAttachmentOrder: isEndingStream.loadAcquiring())
+        registration?.dispose()
     }
 }
 

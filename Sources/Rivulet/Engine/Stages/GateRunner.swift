@@ -15,11 +15,17 @@ struct GateAction<Value, Error: Swift.Error> {
     /// The operand to stop (before `event` is sent), if any: its observation or start ends
     /// while the gate goes on.
     @usableFromInline var stops: GateOperand?
+    /// Whether a terminal `event` ends the operands at once (the source, then the other). When
+    /// not, they end with the stream's lifetime, which a terminal event ends in a producer's
+    /// start: for an event that ReactiveSwift's operator would not have observed, so that the
+    /// operands end as they do there.
+    @usableFromInline var endsOperands: Bool
 
     @inlinable
-    init(event: Signal<Value, Error>.Event?, stops: GateOperand? = nil) {
+    init(event: Signal<Value, Error>.Event?, stops: GateOperand? = nil, endsOperands: Bool = true) {
         self.event = event
         self.stops = stops
+        self.endsOperands = endsOperands
     }
 
     /// Nothing to do.
@@ -89,6 +95,10 @@ final class GateRunner<Machine: GateStateMachine>: Disposable, @unchecked Sendab
     // Set once in `init`. The handler holds this gate strongly; closing the mailbox (on the
     // terminal event, or when the stream's lifetime ends) releases it.
     @usableFromInline var mailbox: Mailbox<Input>!
+    /// This gate's place in the stream's lifetime, set once in `init`: given up once the gate has
+    /// ended its operands itself, so that the lifetime does not keep it (and what its downstream
+    /// and machine hold) until it ends.
+    @usableFromInline var registration: Disposable?
 
     /// A gate running `machine` in front of `downstream`, for a stream living in `lifetime`.
     ///
@@ -111,7 +121,7 @@ final class GateRunner<Machine: GateStateMachine>: Disposable, @unchecked Sendab
         mailbox = Mailbox { input in self.handle(input) }
         // Ends the operands (and closes the mailbox) when the stream's lifetime ends; at once if
         // it has already ended, so that no operand is started.
-        lifetime += self
+        registration = lifetime += self
     }
 
     // MARK: Operands
@@ -220,9 +230,10 @@ final class GateRunner<Machine: GateStateMachine>: Disposable, @unchecked Sendab
         if let stopped = action.stops { end(stopped.rawValue, deferringHandled: true) }
         if let event = action.event {
             downstream(event)
-            if event.isTerminating {
+            if event.isTerminating, action.endsOperands {
                 endOperands(deferringHandled: true)
                 mailbox.close()
+                registration?.dispose()
             }
         }
         handledOperand = -1

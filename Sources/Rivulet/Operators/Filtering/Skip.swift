@@ -156,7 +156,10 @@ struct SkipUntilStateMachine<Value, Error: Swift.Error>: GateStateMachine {
                 return isOpen ? .send(event) : .none
             case .failed, .completed, .interrupted:
                 hasTerminated = true
-                return .send(event)
+                // ReactiveSwift observes the source only once the gate is open, so a terminal
+                // event before that ends nothing but the source: the trigger goes on until the
+                // stream's lifetime ends (right after this event, in a producer's start).
+                return GateAction(event: event, endsOperands: isOpen)
             }
         case let .trigger(event):
             switch event {
@@ -166,12 +169,13 @@ struct SkipUntilStateMachine<Value, Error: Swift.Error>: GateStateMachine {
                 isOpen = true
                 return GateAction(event: nil, stops: stopsTrigger ? .other : nil)
             case .interrupted:
-                // The gate can never open any more: the result is interrupted, as in
-                // ReactiveSwift (where the trigger's end lets go of the result's input observer).
-                // Once open, the trigger has been stopped and its interruption means nothing.
+                // The gate can never open any more. As in ReactiveSwift, where the trigger's end
+                // lets go of the result's input observer and of the unobserved source: the source
+                // stops, then the result is interrupted. Once open, the trigger has been stopped
+                // and its interruption means nothing.
                 if isOpen { return .none }
                 hasTerminated = true
-                return .send(.interrupted)
+                return GateAction(event: .interrupted, stops: .source)
             }
         }
     }
