@@ -31,12 +31,12 @@ private struct EchoMachine: GateStateMachine {
                 received.append(value)
                 // Sent from inside the downstream: handled after this call returns, not nested.
                 if value == 1 {
-                    gate?.receive(2, from: -1, isTerminating: false)
+                    gate?.receive(2, from: -1)
                     received.append(100)
                 }
             }, lifetime: lifetime, startsOperands: false)
-        gate?.receive(1, from: -1, isTerminating: false)
-        gate?.receive(3, from: -1, isTerminating: false)
+        gate?.receive(1, from: -1)
+        gate?.receive(3, from: -1)
         #expect(received == [1, 100, 2, 3])
         withExtendedLifetime(token) {}
     }
@@ -53,10 +53,10 @@ private struct EchoMachine: GateStateMachine {
                 EchoMachine(token: object), downstream: recorder.record, lifetime: lifetime, startsOperands: false
             )
             weakGate.object = gate
-            gate.receive(1, from: -1, isTerminating: false)
+            gate.receive(1, from: -1)
             #expect(watched.object != nil)
-            gate.receive(-1, from: -1, isTerminating: false)
-            gate.receive(2, from: -1, isTerminating: false)
+            gate.receive(-1, from: -1)
+            gate.receive(2, from: -1)
             #expect(gate.hasEnded(.source))
             #expect(gate.hasEnded(.other))
         }
@@ -75,7 +75,7 @@ private struct EchoMachine: GateStateMachine {
             EchoMachine(token: Tracked()), downstream: recorder.record, lifetime: lifetime, startsOperands: false
         )
         token.dispose()
-        gate.receive(1, from: -1, isTerminating: false)
+        gate.receive(1, from: -1)
         #expect(gate.hasEnded(.source))
         #expect(gate.hasEnded(.other))
         #expect(recorder.events.isEmpty)
@@ -87,12 +87,12 @@ private struct EchoMachine: GateStateMachine {
         let gate = GateRunner(
             EchoMachine(token: Tracked()), downstream: recorder.record, lifetime: lifetime, startsOperands: false
         )
-        gate.receive(5, from: -1, isTerminating: false)
+        gate.receive(5, from: -1)
         #expect(!gate.hasEnded(.source))
-        gate.receive(0, from: -1, isTerminating: false)
+        gate.receive(0, from: -1)
         #expect(gate.hasEnded(.source))
         #expect(!gate.hasEnded(.other))
-        gate.receive(6, from: -1, isTerminating: false)
+        gate.receive(6, from: -1)
         #expect(recorder.values == [5, 0, 6])
         withExtendedLifetime(token) {}
     }

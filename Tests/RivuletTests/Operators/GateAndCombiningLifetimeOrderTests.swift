@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Rivulet
 
@@ -352,5 +353,73 @@ private final class LifetimeTrace: @unchecked Sendable {
             trace.recorded == ["start other", "start main", "> main fails 1", "obs failed 1", "end other", "end main"]
         )
         withExtendedLifetime(disposable) {}
+    }
+
+    // MARK: Disposal on another thread
+
+    /// Starts `operation` over two inputs (the first a signal's producer, the second a start
+    /// handler), lets `deliver` make a value reach the observer on another thread, and disposes of
+    /// the start while that observer is blocked: the disposal must not wait for the delivery (an
+    /// input's interruption is queued for the thread that holds the operator's turn).
+    private func expectDisposalDuringADeliveryDoesNotWait<Output>(
+        _ operation: (SignalProducer<Int, TestError>, SignalProducer<Int, TestError>) -> SignalProducer<Output, TestError>,
+        before: (Signal<Int, TestError>.Observer, Signal<Int, TestError>.Observer) -> Void,
+        deliver: @escaping @Sendable (Signal<Int, TestError>.Observer, Signal<Int, TestError>.Observer) -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let (first, firstInput) = Signal<Int, TestError>.pipe()
+        let (second, secondInput) = Signal<Int, TestError>.pipe()
+        let secondProducer = SignalProducer<Int, TestError> { observer, lifetime in
+            lifetime += second.observe(observer)
+        }
+        let delivering = DispatchSemaphore(value: 0)
+        let disposed = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let recorder = EventRecorder<Output, TestError>()
+        let disposable = operation(first.producer, secondProducer).start { event in
+            recorder.record(event)
+            if case .value = event {
+                delivering.signal()
+                disposed.wait()
+            }
+        }
+        before(firstInput, secondInput)
+        Thread {
+            deliver(firstInput, secondInput)
+            finished.signal()
+        }.start()
+        delivering.wait()
+        let returned = withWatchdog(seconds: 10, "dispose during a delivery on another thread") {
+            disposable.dispose()
+        }
+        disposed.signal()
+        finished.wait()
+        #expect(returned, sourceLocation: sourceLocation)
+        #expect(recorder.events.count == 2, "the value, then interrupted", sourceLocation: sourceLocation)
+        #expect(recorder.events.last?.isTerminating == true, sourceLocation: sourceLocation)
+    }
+
+    @Test func disposingCombineLatestDuringADeliveryOnAnotherThreadDoesNotWaitForIt() {
+        expectDisposalDuringADeliveryDoesNotWait(
+            { $0.combineLatest(with: $1) },
+            before: { _, second in second.send(value: 1) },
+            deliver: { first, _ in first.send(value: 2) }
+        )
+    }
+
+    @Test func disposingASequenceZipDuringADeliveryOnAnotherThreadDoesNotWaitForIt() {
+        expectDisposalDuringADeliveryDoesNotWait(
+            { SignalProducer.zip([$0, $1]) },
+            before: { first, _ in first.send(value: 1) },
+            deliver: { _, second in second.send(value: 2) }
+        )
+    }
+
+    @Test func disposingTakeUntilDuringADeliveryOnAnotherThreadDoesNotWaitForIt() {
+        expectDisposalDuringADeliveryDoesNotWait(
+            { source, trigger in source.take(until: trigger.map { _ in () }.flatMapError { _ in .empty }) },
+            before: { _, _ in },
+            deliver: { first, _ in first.send(value: 2) }
+        )
     }
 }

@@ -187,7 +187,11 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
                 return
             case let .failed(error): mailbox.send((index, .failed(error)))
             case .completed: mailbox.send((index, .completed))
-            case .interrupted: mailbox.send((index, .interrupted))
+            case .interrupted:
+                // Sent when the input's start is disposed of, maybe on another thread while a
+                // delivery holds the stage's turn: it never waits for that delivery, which may
+                // itself be waiting for the disposal to finish.
+                mailbox.send((index, .interrupted), policy: .queueForOwner)
             }
             // Handled by now, unless it was queued behind the event being handled; either way the
             // input's work is over. A plain disposal: the input needs no interruption.
@@ -210,7 +214,7 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
         if resources.disposeAfterLeadingInterruption() {
             // Nothing in the input's chain could send the interruption (a signal's producer, a
             // sequence): send it on the input's behalf, as its start's interrupter would.
-            mailbox.send((index, .interrupted))
+            mailbox.send((index, .interrupted), policy: .queueForOwner)
         }
     }
 
@@ -236,7 +240,7 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
         if endOrder == .attachmentAfterDetaching {
             // The result is interrupted first (ReactiveSwift's producer interrupts its output, then
             // stops observing the combination), and the inputs' interruptions go nowhere.
-            mailbox.send((Self.resultInterruption, .interrupted))
+            mailbox.send((Self.resultInterruption, .interrupted), policy: .queueForOwner)
             mailbox.close()
         }
         isEndingStream.storeReleasing(true)

@@ -173,15 +173,32 @@ final class GateRunner<Machine: GateStateMachine>: Disposable, @unchecked Sendab
         resources(of: operand.rawValue)?.add(signal.observe(Signal.Observer(sink)))
     }
 
-    /// Hands `input`, sent by `operand` (-1 for an input that is no operand's), to the machine
-    /// after every input sent before it. A terminal event (`isTerminating`) of an operand ends that
-    /// operand once it has been handled.
+    /// Hands `input`, sent by `operand` (-1 for an input that is no operand's) or by a signal
+    /// operand, to the machine after every input sent before it.
     @inlinable
-    func receive(_ input: Machine.Input, from operand: Int, isTerminating: Bool) {
-        mailbox.send((operand, isTerminating, input))
-        // Handled by now, unless it was queued behind the input being handled; either way the
-        // operand's work is over. A plain disposal: the operand needs no interruption.
-        if isTerminating { resources(of: operand)?.dispose() }
+    func receive(_ input: Machine.Input, from operand: Int) {
+        mailbox.send((operand, false, input))
+    }
+
+    /// Hands `input`, made of `event` that the producer operand `operand` sent, to the machine
+    /// after every input sent before it. A terminal event ends the operand once it has been
+    /// handled (unless it was queued behind the input being handled; either way the operand's
+    /// work is over, and it needs no interruption).
+    @inlinable
+    func receive<Value, Error>(_ input: Machine.Input, fromStart operand: GateOperand, for event: Signal<Value, Error>.Event) {
+        switch event {
+        case .value:
+            mailbox.send((operand.rawValue, false, input))
+            return
+        case .failed, .completed:
+            mailbox.send((operand.rawValue, true, input))
+        case .interrupted:
+            // Sent when the operand's start is disposed of, maybe on another thread while a
+            // delivery holds the gate's turn: it never waits for that delivery, which may itself be
+            // waiting for the disposal to finish.
+            mailbox.send((operand.rawValue, true, input), policy: .queueForOwner)
+        }
+        resources(of: operand.rawValue)?.dispose()
     }
 
     /// Ends `operand`: a producer start is interrupted (the interruption reaches the machine like
@@ -197,7 +214,7 @@ final class GateRunner<Machine: GateStateMachine>: Disposable, @unchecked Sendab
         if resources.disposeAfterLeadingInterruption(), startsOperands {
             // Nothing in the operand's chain could send the interruption (a signal's producer, a
             // sequence): send it on the operand's behalf, as its start's interrupter would.
-            mailbox.send((operand, true, Machine.interruption(of: GateOperand(rawValue: operand)!)))
+            mailbox.send((operand, true, Machine.interruption(of: GateOperand(rawValue: operand)!)), policy: .queueForOwner)
         }
     }
 

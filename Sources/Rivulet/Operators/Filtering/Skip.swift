@@ -73,8 +73,8 @@ extension Signal {
                 SkipUntilStateMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime, startsOperands: false
             )
             // The trigger is no longer observed once it has opened the gate, as in ReactiveSwift.
-            gate.observe(trigger, as: .other) { gate.receive(.trigger($0), from: 1, isTerminating: false) }
-            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0, isTerminating: false) }
+            gate.observe(trigger, as: .other) { gate.receive(.trigger($0), from: 1) }
+            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0) }
         }
     }
 }
@@ -110,10 +110,10 @@ extension SignalProducer {
                 SkipUntilStateMachine<Value, Error>(), downstream: downstream, lifetime: lifetime, startsOperands: true
             )
             gate.start(.other, trigger.startInstance) { event in
-                gate.receive(.trigger(event), from: 1, isTerminating: event.isTerminating)
+                gate.receive(.trigger(event), fromStart: .other, for: event)
             }
             gate.start(.source, self.startInstance) { event in
-                gate.receive(.source(event), from: 0, isTerminating: event.isTerminating)
+                gate.receive(.source(event), fromStart: .source, for: event)
             }
         })
     }

@@ -124,8 +124,8 @@ extension Signal {
             let gate = GateRunner(
                 TakeUntilStateMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime, startsOperands: false
             )
-            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0, isTerminating: false) }
-            gate.observe(trigger, as: .other) { gate.receive(.trigger($0), from: 1, isTerminating: false) }
+            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0) }
+            gate.observe(trigger, as: .other) { gate.receive(.trigger($0), from: 1) }
         }
     }
 
@@ -138,8 +138,8 @@ extension Signal {
                 TakeDuringStateMachine<Value, Error>(), downstream: output.sink, lifetime: streamLifetime, hasOther: false,
                 startsOperands: false
             )
-            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0, isTerminating: false) }
-            gate.source += lifetime.observeEnded { gate.receive(.ended, from: -1, isTerminating: false) }
+            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0) }
+            gate.source += lifetime.observeEnded { gate.receive(.ended, from: -1) }
         }
     }
 
@@ -154,8 +154,8 @@ extension Signal {
                 TakeUntilReplacementStateMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime,
                 startsOperands: false
             )
-            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0, isTerminating: false) }
-            gate.observe(replacement, as: .other) { gate.receive(.replacement($0), from: 1, isTerminating: false) }
+            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0) }
+            gate.observe(replacement, as: .other) { gate.receive(.replacement($0), from: 1) }
         }
     }
 }
@@ -210,10 +210,10 @@ extension SignalProducer {
                 TakeUntilStateMachine<Value, Error>(), downstream: downstream, lifetime: lifetime, startsOperands: true
             )
             gate.start(.other, trigger.startInstance) { event in
-                gate.receive(.trigger(event), from: 1, isTerminating: event.isTerminating)
+                gate.receive(.trigger(event), fromStart: .other, for: event)
             }
             gate.start(.source, self.startInstance) { event in
-                gate.receive(.source(event), from: 0, isTerminating: event.isTerminating)
+                gate.receive(.source(event), fromStart: .source, for: event)
             }
         })
     }
@@ -241,9 +241,9 @@ extension SignalProducer {
                 TakeDuringStateMachine<Value, Error>(), downstream: downstream, lifetime: streamLifetime, hasOther: false,
                 startsOperands: true
             )
-            gate.source += lifetime.observeEnded { gate.receive(.ended, from: -1, isTerminating: false) }
+            gate.source += lifetime.observeEnded { gate.receive(.ended, from: -1) }
             gate.start(.source, self.startInstance) { event in
-                gate.receive(.source(event), from: 0, isTerminating: event.isTerminating)
+                gate.receive(.source(event), fromStart: .source, for: event)
             }
         })
     }
@@ -260,7 +260,7 @@ extension SignalProducer {
                 startsOperands: true
             )
             gate.start(.other, replacement.startInstance) { event in
-                gate.receive(.replacement(event), from: 1, isTerminating: event.isTerminating)
+                gate.receive(.replacement(event), fromStart: .other, for: event)
             }
             // Not started once the result has ended (the replacement ended it during its start). A
             // replacement that has only taken over does not prevent the start, which then ends at
@@ -268,7 +268,7 @@ extension SignalProducer {
             // sends first.
             if gate.hasEnded(.other) { return }
             gate.startEvenIfStopped(.source, self.startInstance) { event in
-                gate.receive(.source(event), from: 0, isTerminating: event.isTerminating)
+                gate.receive(.source(event), fromStart: .source, for: event)
             }
         })
     }
