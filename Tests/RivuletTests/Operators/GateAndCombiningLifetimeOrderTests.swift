@@ -355,6 +355,19 @@ private final class LifetimeTrace: @unchecked Sendable {
         withExtendedLifetime(disposable) {}
     }
 
+    // MARK: A start over before it begins
+
+    @Test func aStartWhoseLifetimeHasAlreadyEndedStartsNoOperandAndSendsNothing() {
+        // As ReactiveSwift's lifted operators: each operand's interrupter, added to the ended
+        // lifetime, is disposed of at once, so no operand starts, and nothing observes them.
+        let trace = LifetimeTrace()
+        let gated = trace.producer("main").take(until: trace.trigger("trigger"))
+        gated.startInstance({ _ in trace.log("event") }, .empty)
+        let combined = trace.producer("a").combineLatest(with: trace.producer("b"))
+        combined.startInstance({ _ in trace.log("event") }, .empty)
+        #expect(trace.recorded.isEmpty)
+    }
+
     // MARK: Disposal on another thread
 
     /// Starts `operation` over two inputs (the first a signal's producer, the second a start

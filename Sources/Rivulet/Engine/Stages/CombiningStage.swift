@@ -86,8 +86,9 @@ enum CombiningEndOrder: Sendable {
 final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.Error>: Disposable, @unchecked Sendable {
     // @unchecked Sendable: `machine`, `hasFinished`, `handledInput` and `endsHandledInput` are
     // touched only by the mailbox's turn owner (its handler, and code the handler calls);
-    // everything else is immutable and `Sendable` (the inputs' composites, the mailbox) or called
-    // only from the turn (`downstream`, `combine`).
+    // `mailbox` and `registration` are written once, in `init`, before any input can send; the
+    // ending flag is atomic; everything else is immutable and `Sendable` (the inputs' composites)
+    // or called only from the turn (`downstream`, `combine`).
     @usableFromInline typealias Input = (index: Int, event: Signal<Machine.Element, Error>.Event)
 
     /// The memory of `isEndingStream`: the first stored property, never read or written directly
@@ -141,8 +142,14 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
             sources.lazy.map { $0.startsInstance ? CompositeDisposable(leadingWithInterruption: ()) : nil }
         )
         mailbox = Mailbox { input in self.handle(input) }
+        if lifetime.hasEnded {
+            // A start that was over before it began: no input starts, and nothing is sent.
+            for resources in inputs { resources?.dispose() }
+            mailbox.close()
+            return
+        }
         // Ends the inputs (and closes the mailbox) when the stream's lifetime ends; at once if it
-        // has already ended, so that no input is started.
+        // has ended meanwhile, so that no input is started.
         registration = lifetime += self
     }
 

@@ -74,9 +74,9 @@ protocol GateStateMachine {
 @usableFromInline
 final class GateRunner<Machine: GateStateMachine>: Disposable, @unchecked Sendable {
     // @unchecked Sendable: `machine`, `handledOperand` and `endsHandledOperand` are touched only by
-    // the mailbox's turn owner (its handler, and code the handler calls); everything else is
-    // immutable and `Sendable` (the composites, the mailbox) or called only from the turn (the
-    // downstream sink).
+    // the mailbox's turn owner (its handler, and code the handler calls); `mailbox` and
+    // `registration` are written once, in `init`, before any operand can send; everything else is
+    // immutable and `Sendable` (the composites) or called only from the turn (the downstream sink).
     @usableFromInline typealias Input = (operand: Int, isTerminating: Bool, input: Machine.Input)
 
     @exclusivity(unchecked) @usableFromInline var machine: Machine
@@ -119,8 +119,15 @@ final class GateRunner<Machine: GateStateMachine>: Disposable, @unchecked Sendab
         source = startsOperands ? CompositeDisposable(leadingWithInterruption: ()) : CompositeDisposable()
         other = hasOther ? (startsOperands ? CompositeDisposable(leadingWithInterruption: ()) : CompositeDisposable()) : nil
         mailbox = Mailbox { input in self.handle(input) }
+        if lifetime.hasEnded {
+            // A start that was over before it began: no operand starts, and nothing is sent.
+            source.dispose()
+            other?.dispose()
+            mailbox.close()
+            return
+        }
         // Ends the operands (and closes the mailbox) when the stream's lifetime ends; at once if
-        // it has already ended, so that no operand is started.
+        // it has ended meanwhile, so that no operand is started.
         registration = lifetime += self
     }
 
