@@ -116,13 +116,14 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     /// stream's lifetime).
     @usableFromInline let inputs: ContiguousArray<CompositeDisposable?>
     @usableFromInline let endOrder: CombiningEndOrder
-    // Set once in `init`. The mailbox's handler holds this stage strongly; closing the mailbox (on the
-    // first terminal event, or when the stream's lifetime ends) releases the handler.
-    @usableFromInline var mailbox: Mailbox<Input>!
-    /// This stage's place in the stream's lifetime, set once in `init`: given up once the stage has
-    /// ended its inputs itself, so that the lifetime does not keep it (and what its downstream and
-    /// machine hold) until it ends.
-    @usableFromInline var registration: Disposable?
+    // Set once in `init` (so no exclusivity checks: nothing writes it afterwards). The mailbox's
+    // handler holds this stage strongly; closing the mailbox (on the first terminal event, or when
+    // the stream's lifetime ends) releases the handler.
+    @exclusivity(unchecked) @usableFromInline var mailbox: Mailbox<Input>!
+    /// This stage's place in the stream's lifetime, set once in `init` (unchecked, as `mailbox`):
+    /// given up once the stage has ended its inputs itself, so that the lifetime does not keep it
+    /// (and what its downstream and machine hold) until it ends.
+    @exclusivity(unchecked) @usableFromInline var registration: Disposable?
 
     /// A stage for `sources` that sends each combination, built by `combine` from the elements
     /// the machine announces, to `downstream`, and stops when `lifetime` ends.
@@ -186,7 +187,9 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     /// lifetime once the stage has handled it.
     @inlinable
     func inputSink(for index: Int) -> EventSink<Machine.Element, Error> {
-        { [self] event in
+        let mailbox = self.mailbox!
+        let resources = inputs[index]!
+        return { event in
             // Rebuilt case by case, not copied whole (see `Signal.Observer.sink`).
             switch event {
             case let .value(value):
@@ -202,7 +205,7 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
             }
             // Handled by now, unless it was queued behind the event being handled; either way the
             // input's work is over. A plain disposal: the input needs no interruption.
-            inputs[index]!.dispose()
+            resources.dispose()
         }
     }
 

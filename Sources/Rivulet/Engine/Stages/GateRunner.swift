@@ -92,13 +92,14 @@ final class GateRunner<Machine: GateStateMachine>: Disposable, @unchecked Sendab
     /// Whether the operands are producer starts (interrupted when stopped) rather than signals
     /// (no longer observed when stopped).
     @usableFromInline let startsOperands: Bool
-    // Set once in `init`. The handler holds this gate strongly; closing the mailbox (on the
-    // terminal event, or when the stream's lifetime ends) releases it.
-    @usableFromInline var mailbox: Mailbox<Input>!
-    /// This gate's place in the stream's lifetime, set once in `init`: given up once the gate has
-    /// ended its operands itself, so that the lifetime does not keep it (and what its downstream
-    /// and machine hold) until it ends.
-    @usableFromInline var registration: Disposable?
+    // Set once in `init` (so no exclusivity checks: nothing writes it afterwards, and every input
+    // reads it). The handler holds this gate strongly; closing the mailbox (on the terminal event,
+    // or when the stream's lifetime ends) releases it.
+    @exclusivity(unchecked) @usableFromInline var mailbox: Mailbox<Input>!
+    /// This gate's place in the stream's lifetime, set once in `init` (unchecked, as `mailbox`):
+    /// given up once the gate has ended its operands itself, so that the lifetime does not keep it
+    /// (and what its downstream and machine hold) until it ends.
+    @exclusivity(unchecked) @usableFromInline var registration: Disposable?
 
     /// A gate running `machine` in front of `downstream`, for a stream living in `lifetime`.
     ///
