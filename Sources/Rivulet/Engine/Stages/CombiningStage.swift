@@ -266,27 +266,30 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
 
     @inlinable
     func handle(_ input: Input) {
-        if input.index == Self.resultInterruption {
-            finish(.interrupted)
-            return
-        }
         handledInput = input.index
         switch input.event {
         case let .value(value):
             perform(machine.receiveValue(value, from: input.index))
+            handledInput = -1
+            if endsHandledInput {
+                endsHandledInput = false
+                end(input.index, deferringHandled: false)
+            }
+            return
         case .completed:
             perform(machine.receiveCompletion(from: input.index))
         case let .failed(error):
             if machine.receiveTermination(from: input.index) == .forwardTermination { finish(.failed(error)) }
         case .interrupted:
-            if machine.receiveTermination(from: input.index) == .forwardTermination { finish(.interrupted) }
+            if input.index == Self.resultInterruption {
+                finish(.interrupted)
+            } else if machine.receiveTermination(from: input.index) == .forwardTermination {
+                finish(.interrupted)
+            }
         }
         handledInput = -1
-        if endsHandledInput {
-            endsHandledInput = false
-            // An input that has terminated ends by itself once its sink returns.
-            if !input.event.isTerminating { end(input.index, deferringHandled: false) }
-        }
+        // An input that has terminated ends by itself once its sink returns.
+        endsHandledInput = false
     }
 
     /// Carries out what the machine asked for after a value or a completion.
