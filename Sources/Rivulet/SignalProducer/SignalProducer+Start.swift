@@ -113,6 +113,10 @@ final class ProducerInterrupter<Value, Error: Swift.Error>: Disposable {
 
     @usableFromInline
     func dispose() {
+        // A signal that has accepted its terminal event disposes of these resources itself once
+        // it has delivered it to every observer (or already has): a disposal from inside that
+        // delivery ends the start afterwards, as ReactiveSwift does.
+        if core.hasTerminated { return }
         if resources.disposeAfterLeadingInterruption() {
             // Nothing is on its way down the chain (no entry, or its source had ended) and no
             // stage delivers the interruption later, on a scheduler: interrupt the output.

@@ -83,6 +83,20 @@ func expectSameMemory<Object: AnyObject>(
         stage.end()
     }
 
+    @Test func aCombiningStagesEndingFlagIsItsFirstStoredProperty() {
+        let (lifetime, token) = Lifetime.make()
+        let stage = CombiningStage<CombineLatestStateMachine<Int>, [Int], Never>(
+            sources: [CombiningSource(startsInstance: false) { _, _ in }],
+            endOrder: .reverse,
+            combine: { element in [element(0)] },
+            downstream: { _ in },
+            lifetime: lifetime
+        )
+        expectSameMemory(stage, \.endingStreamStorage, stage.isEndingStream)
+        token.dispose()
+        #expect(stage.endingStreamStorage.value == 1)
+    }
+
     @Test func aCompositesFlagsAreTheirObjectsFirstStoredProperties() throws {
         let composite = CompositeDisposable()
         expectSameMemory(composite, \.disposedStorage, AtomicFlag(firstStoredPropertyOf: composite))

@@ -10,8 +10,10 @@ import Testing
         holding tracked: Tracked,
         lifetime: Lifetime
     ) -> [EventSink<Int, TestError>] {
+        let signal = CombiningSource<Int, TestError>(startsInstance: false) { _, _ in }
         let stage = Stage(
-            sourceCount: 2,
+            sources: [signal, signal],
+            endOrder: .reverse,
             combine: { element in [element(0), element(1)] },
             downstream: { event in
                 withExtendedLifetime(tracked) {}

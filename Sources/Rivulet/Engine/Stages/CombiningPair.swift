@@ -23,13 +23,14 @@ enum PairElement<A, B> {
 extension CombiningStream {
     /// A stream that combines two inputs with a `Machine` over typed pair elements and sends the
     /// pairs it announces: the wiring of every two-input combining operator, for signals and
-    /// producers alike. The inputs are attached in the order of `sources`.
+    /// producers alike. The inputs are attached in the order of `sources`, and producer inputs
+    /// are ended in the reverse order (see `CombiningEndOrder.reverse`).
     @inlinable
     static func combiningPair<Machine: CombiningStateMachine<PairElement<A, B>>, A, B>(
         _: Machine.Type,
         _ sources: [CombiningSource<PairElement<A, B>, Error>]
     ) -> Self where Value == (A, B) {
-        combined(combining(Machine.self, sources, combine: PairElement.pair))
+        combined(combining(Machine.self, sources, endOrder: .reverse, combine: PairElement.pair))
     }
 
     /// A stream that combines `a` and `b` with a `Machine` over typed pair elements; each

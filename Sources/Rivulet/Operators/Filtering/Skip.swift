@@ -65,16 +65,16 @@ extension Signal {
     /// then forwards them.
     ///
     /// Terminal events of this signal are forwarded at once, even before the trigger (E2, E4).
-    /// An interruption of `trigger` is ignored.
+    /// An interruption of `trigger` before it fires interrupts the result (the gate could never
+    /// open), as in ReactiveSwift.
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
             let gate = GateRunner(
-                SkipUntilStateMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime, separatePrimary: true
+                SkipUntilStateMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime, startsOperands: false
             )
-            // The trigger runs in the lifetime the machine can end early: it is stopped once it
-            // has opened the gate, as in ReactiveSwift.
-            gate.primary += trigger.observe(Signal<(), Never>.Observer { gate.send(.trigger($0)) })
-            gate.sources += self.observe(Observer { gate.send(.source($0)) })
+            // The trigger is no longer observed once it has opened the gate, as in ReactiveSwift.
+            gate.observe(trigger, as: .other) { gate.receive(.trigger($0), from: 1) }
+            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0) }
         }
     }
 }
@@ -100,17 +100,21 @@ extension SignalProducer {
     /// A producer that drops the values of each start until `trigger` sends a value or completes,
     /// then forwards them.
     ///
-    /// Each start starts `trigger` first, then this producer. Terminal events of this producer are
-    /// forwarded at once, even before the trigger (E2, E4); an interruption of `trigger` is ignored.
+    /// Each start starts `trigger` first, then this producer (not at all if the trigger was
+    /// interrupted meanwhile). Terminal events of this producer are forwarded at once, even before
+    /// the trigger (E2, E4); an interruption of `trigger` before it fires interrupts the result.
+    /// The trigger's start is stopped once it has opened the gate.
     public func skip(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
             let gate = GateRunner(
-                SkipUntilStateMachine<Value, Error>(), downstream: downstream, lifetime: lifetime, separatePrimary: true
+                SkipUntilStateMachine<Value, Error>(), downstream: downstream, lifetime: lifetime, startsOperands: true
             )
-            // The trigger runs in the lifetime the machine can end early (see the signal form).
-            trigger.startInstance({ gate.send(.trigger($0)) }, gate.primary)
-            if gate.sources.hasEnded { return }
-            self.startInstance({ gate.send(.source($0)) }, gate.sources)
+            gate.start(.other, trigger.startInstance) { event in
+                gate.receive(.trigger(event), fromStart: .other, for: event)
+            }
+            gate.start(.source, self.startInstance) { event in
+                gate.receive(.source(event), fromStart: .source, for: event)
+            }
         })
     }
 
@@ -133,7 +137,7 @@ enum SkipUntilInput<Value, Error: Swift.Error> {
 }
 
 /// `skip(until:)`: closed until the trigger sends a value or completes, then open; opening stops
-/// the trigger, which the gate runs as its primary source.
+/// the trigger. A trigger interrupted while the gate is closed interrupts the result.
 @usableFromInline
 struct SkipUntilStateMachine<Value, Error: Swift.Error>: GateStateMachine {
     private var isOpen = false
@@ -152,18 +156,32 @@ struct SkipUntilStateMachine<Value, Error: Swift.Error>: GateStateMachine {
                 return isOpen ? .send(event) : .none
             case .failed, .completed, .interrupted:
                 hasTerminated = true
-                return .send(event)
+                // ReactiveSwift observes the source only once the gate is open, so a terminal
+                // event before that ends nothing but the source: the trigger goes on until the
+                // stream's lifetime ends (right after this event, in a producer's start).
+                return GateAction(event: event, endsOperands: isOpen)
             }
         case let .trigger(event):
             switch event {
             case .value, .completed:
-                // Open for good: the trigger (run as the gate's primary) is no longer needed.
+                // Open for good: the trigger is no longer needed.
                 let stopsTrigger = !isOpen
                 isOpen = true
-                return GateAction(event: nil, stopsPrimary: stopsTrigger)
+                return GateAction(event: nil, stops: stopsTrigger ? .other : nil)
             case .interrupted:
-                return .none
+                // The gate can never open any more. As in ReactiveSwift, where the trigger's end
+                // lets go of the result's input observer and of the unobserved source: the source
+                // stops, then the result is interrupted. Once open, the trigger has been stopped
+                // and its interruption means nothing.
+                if isOpen { return .none }
+                hasTerminated = true
+                return GateAction(event: .interrupted, stops: .source)
             }
         }
+    }
+
+    @usableFromInline
+    static func interruption(of operand: GateOperand) -> SkipUntilInput<Value, Error> {
+        operand == .source ? .source(.interrupted) : .trigger(.interrupted)
     }
 }

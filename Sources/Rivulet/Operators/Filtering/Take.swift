@@ -121,9 +121,11 @@ extension Signal {
     /// then completes. An interruption of `trigger` is ignored.
     public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
-            let gate = GateRunner(TakeUntilStateMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime)
-            gate.sources += self.observe(Observer { gate.send(.source($0)) })
-            gate.sources += trigger.observe(Signal<(), Never>.Observer { gate.send(.trigger($0)) })
+            let gate = GateRunner(
+                TakeUntilStateMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime, startsOperands: false
+            )
+            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0) }
+            gate.observe(trigger, as: .other) { gate.receive(.trigger($0), from: 1) }
         }
     }
 
@@ -132,9 +134,12 @@ extension Signal {
     /// If `lifetime` has already ended, the result has already completed.
     public func take(during lifetime: Lifetime) -> Signal<Value, Error> {
         Signal { output, streamLifetime in
-            let gate = GateRunner(TakeDuringStateMachine<Value, Error>(), downstream: output.sink, lifetime: streamLifetime)
-            gate.sources += self.observe(Observer { gate.send(.source($0)) })
-            gate.sources += lifetime.observeEnded { gate.send(.ended) }
+            let gate = GateRunner(
+                TakeDuringStateMachine<Value, Error>(), downstream: output.sink, lifetime: streamLifetime, hasOther: false,
+                startsOperands: false
+            )
+            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0) }
+            gate.source += lifetime.observeEnded { gate.receive(.ended, from: -1) }
         }
     }
 
@@ -146,13 +151,11 @@ extension Signal {
     public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
         Signal { output, lifetime in
             let gate = GateRunner(
-                TakeUntilReplacementStateMachine<Value, Error>(),
-                downstream: output.sink,
-                lifetime: lifetime,
-                separatePrimary: true
+                TakeUntilReplacementStateMachine<Value, Error>(), downstream: output.sink, lifetime: lifetime,
+                startsOperands: false
             )
-            gate.primary += self.observe(Observer { gate.send(.source($0)) })
-            gate.sources += replacement.observe(Observer { gate.send(.replacement($0)) })
+            gate.observe(self, as: .source) { gate.receive(.source($0), from: 0) }
+            gate.observe(replacement, as: .other) { gate.receive(.replacement($0), from: 1) }
         }
     }
 }
@@ -199,13 +202,19 @@ extension SignalProducer {
     /// A producer that forwards each start's events until `trigger` sends a value or completes, and
     /// then completes. An interruption of `trigger` is ignored.
     ///
-    /// Each start starts `trigger` first, then this producer; completing stops both.
+    /// Each start starts `trigger` first, then this producer (not at all if the trigger has already
+    /// fired). The result's end stops this producer's start, then the trigger's.
     public func take(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
-            let gate = GateRunner(TakeUntilStateMachine<Value, Error>(), downstream: downstream, lifetime: lifetime)
-            trigger.startInstance({ gate.send(.trigger($0)) }, gate.sources)
-            if gate.sources.hasEnded { return }
-            self.startInstance({ gate.send(.source($0)) }, gate.sources)
+            let gate = GateRunner(
+                TakeUntilStateMachine<Value, Error>(), downstream: downstream, lifetime: lifetime, startsOperands: true
+            )
+            gate.start(.other, trigger.startInstance) { event in
+                gate.receive(.trigger(event), fromStart: .other, for: event)
+            }
+            gate.start(.source, self.startInstance) { event in
+                gate.receive(.source(event), fromStart: .source, for: event)
+            }
         })
     }
 
@@ -219,13 +228,23 @@ extension SignalProducer {
 
     /// A producer that forwards each start's events until `lifetime` ends, and then completes.
     ///
-    /// If `lifetime` has already ended, a start completes at once without starting this producer.
+    /// If `lifetime` has already ended, a start is interrupted at once without starting this
+    /// producer, as in ReactiveSwift (whose producer form observes the signal form's result, which
+    /// has then already completed: S3).
     public func take(during lifetime: Lifetime) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, streamLifetime in
-            let gate = GateRunner(TakeDuringStateMachine<Value, Error>(), downstream: downstream, lifetime: streamLifetime)
-            gate.sources += lifetime.observeEnded { gate.send(.ended) }
-            if gate.sources.hasEnded { return }
-            self.startInstance({ gate.send(.source($0)) }, gate.sources)
+            if lifetime.hasEnded {
+                downstream(.interrupted)
+                return
+            }
+            let gate = GateRunner(
+                TakeDuringStateMachine<Value, Error>(), downstream: downstream, lifetime: streamLifetime, hasOther: false,
+                startsOperands: true
+            )
+            gate.source += lifetime.observeEnded { gate.receive(.ended, from: -1) }
+            gate.start(.source, self.startInstance) { event in
+                gate.receive(.source(event), fromStart: .source, for: event)
+            }
         })
     }
 
@@ -237,16 +256,20 @@ extension SignalProducer {
     public func take(untilReplacement replacement: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
             let gate = GateRunner(
-                TakeUntilReplacementStateMachine<Value, Error>(),
-                downstream: downstream,
-                lifetime: lifetime,
-                separatePrimary: true
+                TakeUntilReplacementStateMachine<Value, Error>(), downstream: downstream, lifetime: lifetime,
+                startsOperands: true
             )
-            replacement.startInstance({ gate.send(.replacement($0)) }, gate.sources)
-            // Started even when the replacement has already taken over (its lifetime has ended
-            // then, so the start ends at once), as in ReactiveSwift: the start's side effects
-            // happen whatever the replacement does.
-            self.startInstance({ gate.send(.source($0)) }, gate.primary)
+            gate.start(.other, replacement.startInstance) { event in
+                gate.receive(.replacement(event), fromStart: .other, for: event)
+            }
+            // Not started once the result has ended (the replacement ended it during its start). A
+            // replacement that has only taken over does not prevent the start, which then ends at
+            // once, as in ReactiveSwift: the start's side effects happen whatever the replacement
+            // sends first.
+            if gate.hasEnded(.other) { return }
+            gate.startEvenIfStopped(.source, self.startInstance) { event in
+                gate.receive(.source(event), fromStart: .source, for: event)
+            }
         })
     }
 
@@ -293,6 +316,11 @@ struct TakeUntilStateMachine<Value, Error: Swift.Error>: GateStateMachine {
             }
         }
     }
+
+    @usableFromInline
+    static func interruption(of operand: GateOperand) -> TakeUntilInput<Value, Error> {
+        operand == .source ? .source(.interrupted) : .trigger(.interrupted)
+    }
 }
 
 // MARK: - take(during:) state machine
@@ -324,6 +352,11 @@ struct TakeDuringStateMachine<Value, Error: Swift.Error>: GateStateMachine {
             hasTerminated = true
             return .send(.completed)
         }
+    }
+
+    @usableFromInline
+    static func interruption(of _: GateOperand) -> TakeDuringInput<Value, Error> {
+        .source(.interrupted)
     }
 }
 
@@ -357,7 +390,7 @@ struct TakeUntilReplacementStateMachine<Value, Error: Swift.Error>: GateStateMac
             case .completed:
                 // Not forwarded: the replacement is still to come. The source's work is over, so
                 // its start stops (stages further up that completed it end their work too).
-                return GateAction(event: nil, stopsPrimary: true)
+                return GateAction(event: nil, stops: .source)
             case .failed, .interrupted:
                 hasTerminated = true
                 return .send(event)
@@ -366,7 +399,12 @@ struct TakeUntilReplacementStateMachine<Value, Error: Swift.Error>: GateStateMac
             let stopsSource = !isReplaced
             isReplaced = true
             hasTerminated = event.isTerminating
-            return GateAction(event: event, stopsPrimary: stopsSource)
+            return GateAction(event: event, stops: stopsSource ? .source : nil)
         }
+    }
+
+    @usableFromInline
+    static func interruption(of operand: GateOperand) -> TakeUntilReplacementInput<Value, Error> {
+        operand == .source ? .source(.interrupted) : .replacement(.interrupted)
     }
 }

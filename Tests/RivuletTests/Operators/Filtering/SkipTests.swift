@@ -103,18 +103,26 @@ import Testing
         )
     }
 
-    @Test func skipUntilOpensOnTheTriggersCompletionButNotItsInterruption() {
+    @Test func skipUntilOpensOnTheTriggersCompletionAndIsInterruptedByItsInterruption() {
         expectGateOperator(
             [.main(.value(1)), .other(.completed), .main(.value(2))] as [TriggerStep],
             signal: { $0.skip(until: $1) },
             producer: { $0.skip(until: $1) },
             yields: [.value(2)]
         )
+        // The gate can never open any more (ReactiveSwift interrupts the result too).
         expectGateOperator(
             [.main(.value(1)), .other(.interrupted), .main(.value(2)), .main(.completed)] as [TriggerStep],
             signal: { $0.skip(until: $1) },
             producer: { $0.skip(until: $1) },
-            yields: [.completed]
+            yields: [.interrupted]
+        )
+        // Once open, the trigger's interruption means nothing.
+        expectGateOperator(
+            [.other(.value(())), .other(.interrupted), .main(.value(2)), .main(.completed)] as [TriggerStep],
+            signal: { $0.skip(until: $1) },
+            producer: { $0.skip(until: $1) },
+            yields: [.value(2), .completed]
         )
     }
 

@@ -326,7 +326,8 @@ import Testing
         let probe = GateProbe<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
         probe.producer.take(during: .empty).start(recorder.observer)
-        #expect(recorder.events == [.completed])
+        // As in ReactiveSwift, whose producer observes a signal that has already completed (S3).
+        #expect(recorder.events == [.interrupted])
         #expect(probe.starts == 0)
         // The signal has completed before anyone could observe it (S3).
         #expect(events(of: [.value(1)] as [IntEvent], through: { $0.take(during: .empty) }) == [.interrupted])
@@ -427,11 +428,22 @@ import Testing
 
     @Test func theOriginalStartsAndEndsAtOnceWhenTheReplacementSendsDuringItsStart() {
         let source = GateProbe<Int, TestError>()
+        let rest = GateProbe<Int, TestError>()
+        let recorder = EventRecorder<Int, TestError>()
+        let disposable = source.producer.take(untilReplacement: SignalProducer(value: 0).concat(rest.producer))
+            .start(recorder.observer)
+        #expect(recorder.events == [.value(0)])
+        #expect(source.starts == 1, "as in ReactiveSwift, the original is started after the replacement")
+        #expect(source.ended == 1, "and ended at once, since the replacement has taken over")
+        disposable.dispose()
+    }
+
+    @Test func theOriginalIsNotStartedWhenTheReplacementEndsDuringItsStart() {
+        let source = GateProbe<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
         source.producer.take(untilReplacement: SignalProducer(value: 0)).start(recorder.observer)
         #expect(recorder.events == [.value(0), .completed])
-        #expect(source.starts == 1, "as in ReactiveSwift, the original is started after the replacement")
-        #expect(source.ended == 1, "and ended at once, since the replacement has taken over")
+        #expect(source.starts == 0, "as in ReactiveSwift: the result has ended before the original's turn")
     }
 
     @Test func theSourcesCompletionStopsItsStart() {
