@@ -69,10 +69,6 @@ public struct AsyncValues<Element: Sendable, Failure: Error>: AsyncSequence, Sen
     public struct Iterator: AsyncIteratorProtocol {
         let owner: AsyncValuesIteration<Element, Failure>
 
-        init(owner: AsyncValuesIteration<Element, Failure>) {
-            self.owner = owner
-        }
-
         /// The next value, or `nil` once the stream has completed, been interrupted, or the task
         /// cancelled; throws the stream's failure after the values sent before it.
         public mutating func next() async throws(Failure) -> Element? {
