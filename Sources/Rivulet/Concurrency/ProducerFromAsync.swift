@@ -40,15 +40,16 @@ extension SignalProducer where Value: Sendable, Error: Sendable {
     /// A closure literal that does not `await` picks the synchronous `init(_ action:)` instead,
     /// which calls it on the starting thread.
     ///
+    /// State the producer's type (`SignalProducer<Int, Never> { await work() }`, or a typed
+    /// binding or argument): a trailing closure also fits `init(value:)` of a producer that
+    /// cannot fail, so without the type the call is ambiguous, as the synchronous closure
+    /// initialisers also need it. With the type, an `async` body selects this initialiser; a
+    /// body that does not throw fits any `Error`.
+    ///
     /// - Parameter operation: The work of one start. It may run on any thread, and on several at
     ///   once for concurrent starts.
     public init(_ operation: @escaping @Sendable () async throws(Error) -> Value) {
-        self = .operation(operation)
-    }
-
-    /// What the async-operation initialisers make; shared with the one that infers `Error == Never`.
-    static func operation(_ operation: @escaping @Sendable () async throws(Error) -> Value) -> SignalProducer {
-        SignalProducer { observer, lifetime in
+        self.init { observer, lifetime in
             let task = Task {
                 guard !Task.isCancelled else { return observer.sendInterrupted() }
                 let result: Result<Value, Error>
@@ -122,7 +123,8 @@ extension SignalProducer where Value: Sendable, Error: Sendable {
     /// with `interrupted`, not with a failure.
     ///
     /// A closure literal that does not `await` picks the synchronous
-    /// `init(_ startHandler:)` instead, which runs it on the starting thread.
+    /// `init(_ startHandler:)` instead, which runs it on the starting thread. Mark the closure
+    /// `async` (`{ observer, lifetime async in … }`) when its body has no `await` yet.
     ///
     /// - Parameter startHandler: The work of one start. It may run on any thread, and on several
     ///   at once for concurrent starts.
@@ -141,21 +143,5 @@ extension SignalProducer where Value: Sendable, Error: Sendable {
             }
             lifetime.observeEnded { task.cancel() }
         }
-    }
-}
-
-extension SignalProducer where Value: Sendable, Error == Never {
-    /// A producer that, on each start, runs `operation` in a new task and sends its value then
-    /// completes; it cannot fail.
-    ///
-    /// The same as the typed-throws form with `Error == Never`, so that
-    /// `SignalProducer { await work() }` infers a producer that cannot fail. Disposing of the
-    /// start interrupts it and cancels the task (P4, E4); a task that finds itself cancelled when
-    /// `operation` ends ends the start with `interrupted` (P2: each start runs its own task).
-    ///
-    /// - Parameter operation: The work of one start. It may run on any thread, and on several at
-    ///   once for concurrent starts.
-    public init(_ operation: @escaping @Sendable () async -> Value) {
-        self = .operation(operation)
     }
 }
