@@ -19,6 +19,9 @@
 // `init(_ startHandler: (Observer, Lifetime) -> Void)`). A closure literal whose body does not
 // `await` is not async, and the compiler ranks the synchronous initialisers first for it, so code
 // written for ReactiveSwift keeps its meaning; a body that awaits can only match the async ones.
+// Like the synchronous closure initialisers, these need the producer's type from the context:
+// with no type, a trailing closure also fits the `Error == Never` `init(value:)` (taking the
+// closure as the value), and the call is ambiguous.
 // The tests in ProducerFromAsyncTests (Swift 6 mode) and
 // ProducerFromAsyncSourceCompatibilityTests (Swift 5 mode) pin this down.
 //
@@ -120,7 +123,8 @@ extension SignalProducer where Value: Sendable, Error: Sendable {
     /// runs the handler again, in its own task (P2). Disposing of the start ends the lifetime,
     /// interrupts the produced signal and cancels the task (P4, E4); what the handler sends
     /// afterwards is dropped. A handler that throws while its task is cancelled ends the start
-    /// with `interrupted`, not with a failure.
+    /// with `interrupted`, not with a failure. A terminal event the handler sends also ends the
+    /// lifetime, and so cancels the task if the handler is still running.
     ///
     /// A closure literal that does not `await` picks the synchronous
     /// `init(_ startHandler:)` instead, which runs it on the starting thread. Mark the closure

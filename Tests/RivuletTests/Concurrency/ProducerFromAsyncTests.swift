@@ -301,6 +301,20 @@ import Testing
         #expect(recorder.events == [.value(1), .interrupted])
     }
 
+    @Test func aTerminalEventFromTheHandlerCancelsItsStillRunningTask() async {
+        let sawCancellation = Counter()
+        let recorder = EventRecorder<Int, Never>()
+        SignalProducer<Int, Never> { observer, _ async in
+            observer.send(value: 1)
+            observer.sendCompleted()
+            await sleepUntilCancelled()
+            if Task.isCancelled { sawCancellation.increment() }
+        }
+        .start(recorder.observer)
+        await eventually("the handler's task is cancelled") { sawCancellation.value == 1 }
+        #expect(recorder.events == [.value(1), .completed])
+    }
+
     @Test func aHandlerThatThrowsOnceCancelledEndsWithInterruptedNotAFailure() async {
         let started = Counter()
         let threw = Counter()
