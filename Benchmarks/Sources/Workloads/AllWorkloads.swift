@@ -1,6 +1,7 @@
 extension Workload {
-    /// The issue's ten workloads, in its order.
+    /// The ten workloads of the benchmark issue, in its order, then the ones added since.
     public static let all: [Workload] = [
         .send, .chain, .fanOut, .coldStart, .churn, .combineLatest, .flatMapLatest, .propertySet, .crossThread, .memory,
+        .asyncValues,
     ]
 }

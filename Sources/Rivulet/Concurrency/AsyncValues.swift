@@ -67,15 +67,17 @@ public struct AsyncValues<Element: Sendable, Failure: Error>: AsyncSequence, Sen
     /// One iteration's values. Serves one task at a time: calling `next()` while another call on
     /// the same iteration waits is a precondition failure.
     public struct Iterator: AsyncIteratorProtocol {
-        let owner: AsyncValuesIteration<Element, Failure>
+        @usableFromInline let owner: AsyncValuesIteration<Element, Failure>
 
         /// The next value, or `nil` once the stream has completed, been interrupted, or the task
         /// cancelled; throws the stream's failure after the values sent before it.
+        @inlinable
         public mutating func next() async throws(Failure) -> Element? {
             try await owner.storage.next(isolation: nil).get()
         }
 
         /// The next value, awaited in `actor`'s isolation (what `for await` calls).
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await owner.storage.next(isolation: actor).get()
         }
@@ -85,8 +87,9 @@ public struct AsyncValues<Element: Sendable, Failure: Error>: AsyncSequence, Sen
 /// Ends its iteration when the last copy of the iterator is gone: the stream's observer holds the
 /// storage, never this, so no cycle keeps a dropped iteration observing.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+@usableFromInline
 final class AsyncValuesIteration<Element: Sendable, Failure: Error>: Sendable {
-    let storage: AsyncValuesStorage<Element, Failure>
+    @usableFromInline let storage: AsyncValuesStorage<Element, Failure>
 
     init(_ storage: AsyncValuesStorage<Element, Failure>) {
         self.storage = storage

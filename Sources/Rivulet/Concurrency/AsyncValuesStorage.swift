@@ -30,7 +30,7 @@ final class AsyncValuesStorage<Element: Sendable, Failure: Error>: Sendable {
     }
 
     /// An event of the stream.
-    @usableFromInline
+    @inlinable
     func receive(_ event: Signal<Element, Failure>.Event) {
         let action: Machine.Action
         switch event {
@@ -42,7 +42,7 @@ final class AsyncValuesStorage<Element: Sendable, Failure: Error>: Sendable {
     }
 
     /// The task cancelled the iteration, or dropped it.
-    @usableFromInline
+    @inlinable
     func cancel() {
         let (action, dropped) = state.withLock { $0.cancel() }
         // Buffered values (maybe the last references to them) are released here, after the lock.
@@ -53,7 +53,7 @@ final class AsyncValuesStorage<Element: Sendable, Failure: Error>: Sendable {
 
     /// The next outcome for the task: at once if one is ready, otherwise once the stream sends,
     /// ends, or the task is cancelled.
-    @usableFromInline
+    @inlinable
     func next(isolation actor: isolated (any Actor)?) async -> Result<Element?, Failure> {
         if Task.isCancelled {
             cancel()
@@ -69,7 +69,7 @@ final class AsyncValuesStorage<Element: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func run(_ action: Machine.Action) {
         switch action {
         case .none: return
