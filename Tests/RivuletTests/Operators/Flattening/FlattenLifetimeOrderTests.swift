@@ -311,7 +311,8 @@ import Testing
 /// The trace of one scenario: script steps ("> …"), starts, lifetime ends and the observer's events,
 /// in the order they happen.
 private final class LifetimeTrace: @unchecked Sendable {
-    // @unchecked Sendable: `recorded` is a `Locked`; the scenarios run on one thread.
+    // @unchecked Sendable: `recorded` is a `Locked`; `synchronousStarts` is touched only by the
+    // thread that runs the scenario (every scenario runs on one thread).
     private let recorded = Locked<[String]>([])
     private var synchronousStarts = 0
 

@@ -178,39 +178,30 @@ private final class Trace: Sendable {
 
     // MARK: Terminal events that waited for a timer take one more hop
 
-    @Test func delayedCompletionsOfTwoStartsDueAtOnceFollowBothStartsValues() {
-        let trace = Trace()
-        let scheduler = makeTestScheduler()
-        let (a, inputA) = trace.source("a")
-        let (b, inputB) = trace.source("b")
-        let disposables = [
-            a.delay(1, on: scheduler).start(trace.observer("obsA")),
-            b.delay(1, on: scheduler).start(trace.observer("obsB")),
-        ]
-        trace.step("a sends 1, completes")
-        inputA.send(value: 1)
-        inputA.sendCompleted()
-        trace.step("b sends 2, completes")
-        inputB.send(value: 2)
-        inputB.sendCompleted()
-        trace.step("advance 1s")
-        scheduler.advance(by: .seconds(1))
-        #expect(
-            trace.all == [
-                "start a", "start b", "> a sends 1, completes", "end a", "> b sends 2, completes", "end b",
-                "> advance 1s", "obsA value 1", "obsB value 2", "obsA completed", "obsB completed",
-            ])
-        withExtendedLifetime(disposables) {}
+    /// A time-shifting operator whose completion waited for its timer (`delay`, and `debounce`
+    /// keeping its last value).
+    enum TimerWaitingOperator: CaseIterable, Sendable {
+        case delay, debounce
+
+        func apply(_ source: SignalProducer<Int, TestError>, on scheduler: TestScheduler) -> SignalProducer<Int, TestError> {
+            switch self {
+            case .delay: source.delay(1, on: scheduler)
+            case .debounce: source.debounce(1, on: scheduler, discardWhenCompleted: false)
+            }
+        }
     }
 
-    @Test func debounceCompletionAfterAPendingValueFollowsTheOtherStartsValueDueAtOnce() {
+    /// Both starts' values come before either completion, as in ReactiveSwift, where a completion
+    /// that waited for a timer takes one more hop on the scheduler.
+    @Test(arguments: TimerWaitingOperator.allCases)
+    func completionsOfTwoStartsDueAtOnceFollowBothStartsValues(_ shift: TimerWaitingOperator) {
         let trace = Trace()
         let scheduler = makeTestScheduler()
         let (a, inputA) = trace.source("a")
         let (b, inputB) = trace.source("b")
         let disposables = [
-            a.debounce(1, on: scheduler, discardWhenCompleted: false).start(trace.observer("obsA")),
-            b.debounce(1, on: scheduler, discardWhenCompleted: false).start(trace.observer("obsB")),
+            shift.apply(a, on: scheduler).start(trace.observer("obsA")),
+            shift.apply(b, on: scheduler).start(trace.observer("obsB")),
         ]
         trace.step("a sends 1, completes")
         inputA.send(value: 1)
