@@ -385,9 +385,14 @@ private func sleepUntilCancelled() async {
 
 /// Waits until `condition` holds, polling; records an issue if it does not within `seconds`.
 /// For events that must happen: the limit only turns a hang into a failure.
+///
+/// The limit is long because the work runs on the cooperative thread pool, which has one thread
+/// per core. In one CI run on a two-core machine, with a 20-second limit, no task of these tests
+/// ran for over 20 seconds while other suites' long synchronous tests (the contract kit's) were
+/// running, presumably holding both threads; the whole suite ends within a minute.
 private func eventually(
     _ what: String,
-    within seconds: Double = 20,
+    within seconds: Double = 300,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async {
