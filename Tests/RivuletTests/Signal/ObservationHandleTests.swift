@@ -77,17 +77,23 @@ import Testing
         let (signal, input) = Signal<Int, Never>.pipe()
         let released = Counter()
         let cycles = 1_000_000
-        let before = residentBytes()
-        for _ in 0..<cycles {
-            let captured = CountsDeinit(released)
-            signal.observeValues { _ in _ = captured }?.dispose()
+        // Two rounds: a leak of even the smallest block (32 bytes) per cycle grows resident memory
+        // by 32 MB or more in each round, while what other tests running meanwhile add to the
+        // process (once 28 MB in a CI run on two cores) does not repeat round after round. The
+        // smaller growth must stay under the bound.
+        var growths: [Int] = []
+        for round in 1...2 {
+            let before = residentBytes()
+            for _ in 0..<cycles {
+                let captured = CountsDeinit(released)
+                signal.observeValues { _ in _ = captured }?.dispose()
+            }
+            #expect(released.value == round * cycles, "every observer's closure was released")
+            #expect(signal.core.observerCount == 0)
+            if let before, let after = residentBytes() { growths.append(after - before) }
         }
-        #expect(released.value == cycles, "every observer's closure was released")
-        #expect(signal.core.observerCount == 0)
-        // A leak of even the smallest block (32 bytes) per cycle would be 32 MB or more; what other
-        // tests running meanwhile add to the process stays well under the bound.
-        if let before, let after = residentBytes() {
-            #expect(after - before < 24 << 20, "resident memory grew by \(after - before) bytes over \(cycles) cycles")
+        if let smallest = growths.min() {
+            #expect(smallest < 24 << 20, "resident memory grew by \(growths) bytes over two rounds of \(cycles) cycles")
         }
         withExtendedLifetime(input) {}
     }
