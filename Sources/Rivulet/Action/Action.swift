@@ -5,7 +5,7 @@
 /// events are also sent on `events` (and split into `values`, `errors` and `completed`), so that
 /// one place can observe all of them. `isExecuting` turns `true` before the work's first event and
 /// `false` after its last; starting an execution is atomic across threads.
-public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvider, @unchecked Sendable {
+public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvider {
     // @unchecked Sendable: every stored property is immutable; the changing state is in a
     // `MutableProperty` (behind its lock) and the signals' inputs are thread-safe signal cores.
 
@@ -45,9 +45,9 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
     /// work gets that value with the input.
     public init<State: PropertyProtocol>(
         state: State,
-        enabledIf isEnabled: @escaping (State.Value) -> Bool,
-        execute: @escaping (State.Value, Input) -> SignalProducer<Output, Error>
-    ) {
+        enabledIf isEnabled: @escaping @Sendable (State.Value) -> Bool,
+        execute: @escaping @Sendable (State.Value, Input) -> SignalProducer<Output, Error>
+    ) where State.Value: Sendable, Input: Sendable, Output: Sendable {
         let token = Lifetime.Token()
         self.token = token
         retainedState = state
@@ -93,21 +93,21 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
     /// `state` with the input.
     public convenience init<State: PropertyProtocol>(
         state: State,
-        execute: @escaping (State.Value, Input) -> SignalProducer<Output, Error>
-    ) {
+        execute: @escaping @Sendable (State.Value, Input) -> SignalProducer<Output, Error>
+    ) where State.Value: Sendable, Input: Sendable, Output: Sendable {
         self.init(state: state, enabledIf: { _ in true }, execute: execute)
     }
 
     /// An action that is enabled while `isEnabled` is `true` (and it is not executing).
     public convenience init<P: PropertyProtocol>(
         enabledIf isEnabled: P,
-        execute: @escaping (Input) -> SignalProducer<Output, Error>
-    ) where P.Value == Bool {
+        execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>
+    ) where P.Value == Bool, Input: Sendable, Output: Sendable {
         self.init(state: isEnabled, enabledIf: { $0 }) { _, input in execute(input) }
     }
 
     /// An action that is enabled whenever it is not executing.
-    public convenience init(execute: @escaping (Input) -> SignalProducer<Output, Error>) {
+    public convenience init(execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>) where Input: Sendable, Output: Sendable {
         self.init(state: Property(value: ()), enabledIf: { _ in true }) { _, input in execute(input) }
     }
 
@@ -115,8 +115,8 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
     /// gets that value with the input.
     public convenience init<P: PropertyProtocol, T>(
         unwrapping state: P,
-        execute: @escaping (T, Input) -> SignalProducer<Output, Error>
-    ) where P.Value == T? {
+        execute: @escaping @Sendable (T, Input) -> SignalProducer<Output, Error>
+    ) where P.Value == T?, T: Sendable, Input: Sendable, Output: Sendable {
         self.init(state: state, enabledIf: { $0 != nil }) { value, input in
             // Enabled only while non-nil, and the value is read under the same atomic step.
             execute(value!, input)
@@ -125,10 +125,10 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
 
     /// An action that is enabled while `state` holds a valid (or coerced) value; the work gets that
     /// value with the input.
-    public convenience init<T, E>(
+    public convenience init<T: Sendable, E>(
         validated state: ValidatingProperty<T, E>,
-        execute: @escaping (T, Input) -> SignalProducer<Output, Error>
-    ) {
+        execute: @escaping @Sendable (T, Input) -> SignalProducer<Output, Error>
+    ) where Input: Sendable, Output: Sendable {
         self.init(unwrapping: state.result.map(\.value), execute: execute)
     }
 
@@ -145,9 +145,10 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
 
     /// Each bound value applies the action and starts the result, while the action lives.
     public var bindingTarget: BindingTarget<Input> {
-        BindingTarget(lifetime: lifetime) { [weak self] input in
-            self?.apply(input).start()
-        }
+        // Every initialiser requires `Input` and `Output` to be `Sendable`, so every action is
+        // `Sendable`; the generic context here cannot state it.
+        let applyAndStart = UncheckedTransfer { [weak self] (input: Input) in _ = self?.apply(input).start() }
+        return BindingTarget(lifetime: lifetime) { input in applyAndStart.value(input) }
     }
 }
 
@@ -161,17 +162,17 @@ extension Action where Input == Void {
     /// gets that value.
     public convenience init<P: PropertyProtocol, T>(
         unwrapping state: P,
-        execute: @escaping (T) -> SignalProducer<Output, Error>
-    ) where P.Value == T? {
+        execute: @escaping @Sendable (T) -> SignalProducer<Output, Error>
+    ) where P.Value == T?, T: Sendable, Input: Sendable, Output: Sendable {
         self.init(unwrapping: state) { value, _ in execute(value) }
     }
 
     /// An action that is enabled while `state` holds a valid (or coerced) value; the work gets
     /// that value.
-    public convenience init<T, E>(
+    public convenience init<T: Sendable, E>(
         validated state: ValidatingProperty<T, E>,
-        execute: @escaping (T) -> SignalProducer<Output, Error>
-    ) {
+        execute: @escaping @Sendable (T) -> SignalProducer<Output, Error>
+    ) where Input: Sendable, Output: Sendable {
         self.init(validated: state) { value, _ in execute(value) }
     }
 
@@ -179,8 +180,10 @@ extension Action where Input == Void {
     /// `state`.
     public convenience init<P: PropertyProtocol, T>(
         state: P,
-        execute: @escaping (T) -> SignalProducer<Output, Error>
-    ) where P.Value == T {
+        execute: @escaping @Sendable (T) -> SignalProducer<Output, Error>
+    ) where P.Value == T, T: Sendable, Input: Sendable, Output: Sendable {
         self.init(state: state) { value, _ in execute(value) }
     }
 }
+
+extension Action: @unchecked Sendable where Input: Sendable, Output: Sendable {}

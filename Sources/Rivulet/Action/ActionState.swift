@@ -23,3 +23,4 @@ struct ActionState<StateValue> {
         isExecuting = false
     }
 }
+extension ActionState: Sendable where StateValue: Sendable {}

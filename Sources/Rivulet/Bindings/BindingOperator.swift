@@ -37,7 +37,7 @@ extension Signal.Observer {
     @discardableResult
     public static func <~ <Source: BindingSource>(observer: Signal<Value, Error>.Observer, source: Source) -> Disposable
     where Source.Value == Value {
-        source.producer.startWithValues { [weak observer] value in observer?.send(value: value) }
+        source.producer.start(.values { [weak observer] value in observer?.send(value: value) })
     }
 }
 
@@ -47,5 +47,5 @@ private func bind<Value>(_ producer: SignalProducer<Value, Never>, to target: Bi
     return
         producer
         .take(during: target.lifetime)
-        .startWithValues(target.action)
+        .start(.values(target.action))
 }

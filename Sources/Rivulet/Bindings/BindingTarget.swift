@@ -18,7 +18,7 @@ public protocol BindingTargetProvider<Value> {
 ///
 /// A binding started with `<~` ends when the target's lifetime ends or the source ends, whichever
 /// comes first.
-public struct BindingTarget<Value>: BindingTargetProvider, @unchecked Sendable {
+public struct BindingTarget<Value>: BindingTargetProvider {
     // @unchecked Sendable: both stored closures are immutable; `action` is called by bindings, each
     // of which is serialized by the signal core of its start (its lock), as for any observer.
 
@@ -31,24 +31,27 @@ public struct BindingTarget<Value>: BindingTargetProvider, @unchecked Sendable {
     /// The target itself.
     public var bindingTarget: BindingTarget<Value> { self }
 
+    /// A target that runs `action` for each value, on the thread that binds it, until `lifetime`
+    /// ends.
+    public init(lifetime: Lifetime, action: @escaping @Sendable (Value) -> Void) {
+        self.lifetime = lifetime
+        self.action = action
+    }
+
     /// A target that runs `action` for each value on `scheduler`, until `lifetime` ends.
     ///
     /// With a scheduler other than `ImmediateScheduler`, each value is handed to the scheduler and
-    /// `action` runs there, in the order the values were bound.
+    /// `action` runs there, in the order the values were bound; so the values must be `Sendable`.
     public init(
-        on scheduler: Scheduler = ImmediateScheduler(),
+        on scheduler: Scheduler,
         lifetime: Lifetime,
-        action: @escaping (Value) -> Void
-    ) {
+        action: @escaping @Sendable (Value) -> Void
+    ) where Value: Sendable {
         self.lifetime = lifetime
         if scheduler is ImmediateScheduler {
             self.action = action
         } else {
-            let deliver = UncheckedTransfer(action)
-            self.action = { value in
-                let handOff = UncheckedTransfer(value)
-                scheduler.schedule { deliver.value(handOff.value) }
-            }
+            self.action = { value in scheduler.schedule { action(value) } }
         }
     }
 
@@ -59,10 +62,14 @@ public struct BindingTarget<Value>: BindingTargetProvider, @unchecked Sendable {
         lifetime: Lifetime,
         object: Object,
         keyPath: WritableKeyPath<Object, Value>
-    ) {
+    ) where Object: Sendable, Value: Sendable {
+        // A key path is an immutable description, safe on any thread; the object is written on
+        // `scheduler`, which is the caller's promise to keep (as with ReactiveSwift), and `Object`
+        // must be `Sendable` in the Swift 6 language mode.
+        let keyPath = UncheckedTransfer(keyPath)
         self.init(on: scheduler, lifetime: lifetime) { [weak object] value in
             guard var object else { return }
-            object[keyPath: keyPath] = value
+            object[keyPath: keyPath.value] = value
         }
     }
 }
@@ -94,3 +101,5 @@ extension Optional: BindingTargetProvider where Wrapped: BindingTargetProvider {
         }
     }
 }
+
+extension BindingTarget: @unchecked Sendable where Value: Sendable {}

@@ -14,8 +14,11 @@ extension Reactive where Base: NotificationCenter {
     public func notifications(forName name: Notification.Name?, object: AnyObject? = nil) -> Signal<Notification, Never> {
         let center = base
         return Signal { input, lifetime in
+            // The center calls the block on each posting thread; the input serializes those sends
+            // (E5) and delivers each notification on the thread that posted it, as the center does.
+            let sink = UncheckedTransfer(input)
             let registration = center.addObserver(forName: name, object: object, queue: nil) { notification in
-                input.send(value: notification)
+                sink.value.send(value: notification)
             }
             // nonisolated(unsafe): the registration token is only handed back to the center, whose
             // `removeObserver` is thread-safe; the token itself is never read or mutated here.

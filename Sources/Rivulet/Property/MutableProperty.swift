@@ -8,7 +8,7 @@
 ///
 /// When the property is deinitialized, its signal and producers complete and its lifetime ends.
 @propertyWrapper
-public final class MutableProperty<Value>: ComposableMutablePropertyProtocol, @unchecked Sendable {
+public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     // @unchecked Sendable: all mutable state is in `storage`, behind its lock (`PropertyStorage.state`).
 
     @usableFromInline let storage: PropertyStorage<Value>
@@ -97,7 +97,9 @@ extension PropertyStorage {
     @inlinable
     var producer: SignalProducer<Value, Never> {
         SignalProducer.fused { [self] downstream, lifetime in
-            lifetime += observeWithCurrentValue(Signal.Observer(downstream))
+            lifetime += observeWithCurrentValue(Signal.Observer(relaying: downstream, ()))
         }
     }
 }
+
+extension MutableProperty: @unchecked Sendable where Value: Sendable {}

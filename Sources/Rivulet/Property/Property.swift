@@ -9,7 +9,7 @@
 ///   on them (R4). It ends when its sources can change no more (for example when they are
 ///   deinitialized); after that it keeps its last value.
 @propertyWrapper
-public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
+public final class Property<Value>: PropertyProtocol {
     // @unchecked Sendable: the stored closures are immutable. A composed property's mutable state
     // is in its `PropertyStorage` (behind its lock); a constant one has none; an existential one
     // relies on the property it wraps.
@@ -106,7 +106,7 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
         producer = SignalProducer.fused { downstream, lifetime in
             // Keeping `signal` reachable keeps the composition running while the producer exists.
             withExtendedLifetime(signal) {
-                _ = lifetime += storage.observeWithCurrentValue(Signal.Observer(downstream))
+                _ = lifetime += storage.observeWithCurrentValue(Signal.Observer(relaying: downstream, ()))
             }
         }
     }
@@ -125,6 +125,8 @@ extension Property where Value: OptionalProtocol {
     /// wrapped as optionals.
     public convenience init<Values: SignalProducerConvertible>(initial: Value, then values: Values)
     where Values.Value == Value.Wrapped, Values.Error == Never {
-        self.init(initial: initial, then: values.producer.map(Value.init(reconstructing:)))
+        self.init(initial: initial, then: values.producer.map { Value(reconstructing: $0) })
     }
 }
+
+extension Property: @unchecked Sendable where Value: Sendable {}

@@ -50,7 +50,7 @@ extension PropertyProtocol {
         guard !properties.isEmpty else { return nil }
         return Property(
             combining: properties.map(\.compositionRank),
-            SignalProducer.combineLatest(properties.map(\.producer))
+            SignalProducer<Value, Never>.combineLatest(properties.map(\.producer))
         )
     }
 
@@ -63,7 +63,7 @@ extension PropertyProtocol {
         let properties = Array(properties)
         return Property(
             combining: properties.map(\.compositionRank),
-            SignalProducer.combineLatest(properties.map(\.producer), emptySentinel: emptySentinel)
+            SignalProducer<Value, Never>.combineLatest(properties.map(\.producer), emptySentinel: emptySentinel)
         )
     }
 
@@ -75,7 +75,7 @@ extension PropertyProtocol {
         let properties = Array(properties)
         guard !properties.isEmpty else { return nil }
         return Property(
-            composing: SignalProducer.zip(properties.map(\.producer)),
+            composing: SignalProducer<Value, Never>.zip(properties.map(\.producer)),
             rank: properties.map(\.compositionRank).max()! + 1
         )
     }
@@ -87,7 +87,7 @@ extension PropertyProtocol {
     where S.Element: PropertyProtocol, S.Element.Value == Value {
         let properties = Array(properties)
         return Property(
-            composing: SignalProducer.zip(properties.map(\.producer), emptySentinel: emptySentinel),
+            composing: SignalProducer<Value, Never>.zip(properties.map(\.producer), emptySentinel: emptySentinel),
             rank: (properties.map(\.compositionRank).max() ?? 0) + 1
         )
     }

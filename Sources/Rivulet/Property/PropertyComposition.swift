@@ -26,7 +26,7 @@ extension PropertyProtocol {
 
     /// A property of `transform` applied to each value.
     @inlinable
-    public func map<U>(_ transform: @escaping (Value) -> U) -> Property<U> {
+    public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> Property<U> {
         lift { $0.map(transform) }
     }
 
@@ -48,7 +48,7 @@ extension PropertyProtocol {
     /// A property of the values that pass `predicate`; it starts at `initial` if the current value
     /// does not pass.
     @inlinable
-    public func filter(initial: Value, _ predicate: @escaping (Value) -> Bool) -> Property<Value> {
+    public func filter(initial: Value, _ predicate: @escaping @Sendable (Value) -> Bool) -> Property<Value> {
         Property(composing: producer.filter(predicate).prefix(value: initial), rank: compositionRank + 1)
     }
 
@@ -60,7 +60,7 @@ extension PropertyProtocol {
 
     /// A property that changes only when a value is not equivalent to the one before it.
     @inlinable
-    public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> Property<Value> {
+    public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
         lift { $0.skipRepeats(isEquivalent) }
     }
 
@@ -72,7 +72,7 @@ extension PropertyProtocol {
 
     /// A property that changes only to values whose identity it has not had before.
     @inlinable
-    public func uniqueValues<Identity: Hashable>(_ transform: @escaping (Value) -> Identity) -> Property<Value> {
+    public func uniqueValues<Identity: Hashable>(_ transform: @escaping @Sendable (Value) -> Identity) -> Property<Value> {
         lift { $0.uniqueValues(transform) }
     }
 
@@ -87,7 +87,7 @@ extension PropertyProtocol {
     @inlinable
     public func flatMap<P: PropertyProtocol>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> P
+        _ transform: @escaping @Sendable (Value) -> P
     ) -> Property<P.Value> {
         lift { $0.flatMap(strategy) { transform($0).producer } }
     }

@@ -30,7 +30,9 @@ public protocol MutablePropertyProtocol<Value>: PropertyProtocol, BindingTargetP
 extension MutablePropertyProtocol {
     /// A binding target that sets the property, for as long as the property lives.
     public var bindingTarget: BindingTarget<Value> {
-        BindingTarget(lifetime: lifetime) { [weak self] value in self?.value = value }
+        // A target is `Sendable` only where `Value` is, and so is this property then.
+        let setValue = UncheckedTransfer { [weak self] (value: Value) in self?.value = value }
+        return BindingTarget(lifetime: lifetime) { value in setValue.value(value) }
     }
 }
 

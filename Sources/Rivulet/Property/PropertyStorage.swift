@@ -129,17 +129,18 @@ final class PropertyStorage<Value>: @unchecked Sendable {
             observer.send(value: current)
             var toSkip = queuedValues
             let attachment = core.observe(
-                Signal.Observer { event in
-                    switch event {
-                    case .value where toSkip > 0:
-                        toSkip -= 1
-                    case .value, .completed:
-                        observer.send(event)
-                    case .interrupted, .failed:
-                        // A property's end is a completion, whatever ended its signal.
-                        observer.sendCompleted()
-                    }
-                })
+                Signal.Observer(
+                    relaying: { event in
+                        switch event {
+                        case .value where toSkip > 0:
+                            toSkip -= 1
+                        case .value, .completed:
+                            observer.send(event)
+                        case .interrupted, .failed:
+                            // A property's end is a completion, whatever ended its signal.
+                            observer.sendCompleted()
+                        }
+                    }, ()))
             return (attachment, nil)
         }
     }

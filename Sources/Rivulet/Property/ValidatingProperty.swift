@@ -4,7 +4,7 @@
 /// one is replaced by the validator's replacement, and an invalid one leaves the value unchanged.
 /// Changes made directly to the wrapped property are validated too, so `result` always describes
 /// the latest attempt. `value`, `producer` and `signal` are the wrapped property's.
-public final class ValidatingProperty<Value, ValidationError: Swift.Error>: MutablePropertyProtocol, @unchecked Sendable {
+public final class ValidatingProperty<Value, ValidationError: Swift.Error>: MutablePropertyProtocol {
     // @unchecked Sendable: the stored closures and properties are immutable; the mutable state is
     // in the wrapped property and in `result`'s storage (each behind its own lock), and in
     // `writebackThread` (a `Locked`).
@@ -93,7 +93,7 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
     /// The current value of `inner` is validated at once; `result` reports that first outcome.
     public init<Inner: ComposableMutablePropertyProtocol>(
         _ inner: Inner,
-        _ validator: @escaping (Value) -> Decision
+        _ validator: @escaping @Sendable (Value) -> Decision
     ) where Inner.Value == Value {
         readValue = { inner.value }
         producer = inner.producer
@@ -131,7 +131,7 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
     }
 
     /// A validating property that starts with `initial`.
-    public convenience init(_ initial: Value, _ validator: @escaping (Value) -> Decision) {
+    public convenience init(_ initial: Value, _ validator: @escaping @Sendable (Value) -> Decision) {
         self.init(MutableProperty(initial), validator)
     }
 
@@ -140,45 +140,48 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
     public convenience init<Other: PropertyProtocol>(
         _ inner: MutableProperty<Value>,
         with other: Other,
-        _ validator: @escaping (Value, Other.Value) -> Decision
-    ) {
+        _ validator: @escaping @Sendable (Value, Other.Value) -> Decision
+    ) where Other.Value: Sendable, Value: Sendable {
         // A composed view: follows `other` without keeping it alive.
         let other = Property(other)
         self.init(inner) { validator($0, other.value) }
         other.signal
             .take(during: lifetime)
-            .observeValues { [weak self] _ in
-                guard let self else { return }
-                self.value = self.result.value.proposed
-            }
+            .observe(
+                .values { [weak self] _ in
+                    guard let self else { return }
+                    self.value = self.result.value.proposed
+                })
     }
 
     /// A validating property that starts with `initial`, validated against `other`'s value.
     public convenience init<Other: PropertyProtocol>(
         _ initial: Value,
         with other: Other,
-        _ validator: @escaping (Value, Other.Value) -> Decision
-    ) {
+        _ validator: @escaping @Sendable (Value, Other.Value) -> Decision
+    ) where Other.Value: Sendable, Value: Sendable {
         self.init(MutableProperty(initial), with: other, validator)
     }
 
     /// Validates the values proposed to `inner` against the latest proposal made to `other`
     /// (valid or not).
-    public convenience init<U, E>(
+    public convenience init<U: Sendable, E>(
         _ inner: MutableProperty<Value>,
         with other: ValidatingProperty<U, E>,
-        _ validator: @escaping (Value, U) -> Decision
-    ) {
+        _ validator: @escaping @Sendable (Value, U) -> Decision
+    ) where Value: Sendable {
         self.init(inner, with: other.result.map(\.proposed), validator)
     }
 
     /// A validating property that starts with `initial`, validated against the latest proposal
     /// made to `other`.
-    public convenience init<U, E>(
+    public convenience init<U: Sendable, E>(
         _ initial: Value,
         with other: ValidatingProperty<U, E>,
-        _ validator: @escaping (Value, U) -> Decision
-    ) {
+        _ validator: @escaping @Sendable (Value, U) -> Decision
+    ) where Value: Sendable {
         self.init(MutableProperty(initial), with: other, validator)
     }
 }
+
+extension ValidatingProperty: @unchecked Sendable where Value: Sendable {}

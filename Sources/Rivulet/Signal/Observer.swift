@@ -6,7 +6,7 @@ extension Signal {
     /// `pipe()`) forwards to that signal; when the last reference to it goes away, nobody can send
     /// any more, so the signal is interrupted. The observer handed to a producer's start handler
     /// does not do that: as in ReactiveSwift, the start goes on until it ends or is disposed of.
-    public final class Observer: Rivulet.Observer<Value, Error>, @unchecked Sendable {
+    public final class Observer: Rivulet.Observer<Value, Error> {
         // @unchecked Sendable: an input observer sends through its core, which is thread-safe (its
         // turn word and lock, `SignalStorage`). Any other action is invoked by a signal only
         // while that thread holds the signal's delivery turn (claimed through the same turn
@@ -23,7 +23,7 @@ extension Signal {
 
         /// An observer that runs `action` for every event.
         @inlinable
-        public init(_ action: @escaping Action) {
+        public init(_ action: sending @escaping Action) {
             self.action = action
             inputOf = nil
             super.init()
@@ -32,10 +32,10 @@ extension Signal {
         /// An observer that runs the given closures for the matching events.
         @inlinable
         public convenience init(
-            value: ((Value) -> Void)? = nil,
-            failed: ((Error) -> Void)? = nil,
-            completed: (() -> Void)? = nil,
-            interrupted: (() -> Void)? = nil
+            value: sending ((Value) -> Void)? = nil,
+            failed: sending ((Error) -> Void)? = nil,
+            completed: sending (() -> Void)? = nil,
+            interrupted: sending (() -> Void)? = nil
         ) {
             self.init { event in
                 switch event {
@@ -47,13 +47,35 @@ extension Signal {
             }
         }
 
+        /// An observer for Rivulet's own stages, whose closures the stage's delivery turn already
+        /// confines (the public initialiser gets the same guarantee from `sending`). The second
+        /// parameter keeps a trailing closure from choosing this initialiser.
+        @inlinable
+        init(relaying action: @escaping Action, _: Void) {
+            self.action = action
+            inputOf = nil
+            super.init()
+        }
+
         /// An observer that runs `action` for each value only. Its closure captures one closure,
         /// not four optional ones: an observer made by `observeValues` costs 64 fewer bytes.
         @inlinable
         static func values(_ action: @escaping (Value) -> Void) -> Observer {
-            Observer { event in
-                if case let .value(value) = event { action(value) }
-            }
+            Observer(relaying: { event in if case let .value(value) = event { action(value) } }, ())
+        }
+
+        /// An observer that runs `action` with `.success` for each value and `.failure` for a
+        /// failure.
+        @inlinable
+        static func results(_ action: @escaping (Result<Value, Error>) -> Void) -> Observer {
+            Observer(
+                relaying: { event in
+                    switch event {
+                    case let .value(value): action(.success(value))
+                    case let .failed(error): action(.failure(error))
+                    case .completed, .interrupted: break
+                    }
+                }, ())
         }
 
         /// The input observer of a signal. Unless the core was made for a producer's start, the
@@ -144,3 +166,5 @@ extension Signal {
         }
     }
 }
+
+extension Signal.Observer: @unchecked Sendable where Value: Sendable {}

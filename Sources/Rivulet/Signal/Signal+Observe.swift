@@ -12,42 +12,42 @@ extension Signal {
     /// Runs `action` for every event from now on; see `observe(_:)`.
     @inlinable
     @discardableResult
-    public func observe(_ action: @escaping Observer.Action) -> Disposable? {
+    public func observe(_ action: sending @escaping Observer.Action) -> Disposable? {
         core.observe(action: action)
     }
 
     /// Runs `action` with `.success` for each value and `.failure` for a failure.
     @inlinable
     @discardableResult
-    public func observeResult(_ action: @escaping (Result<Value, Error>) -> Void) -> Disposable? {
-        observe(Observer(value: { action(.success($0)) }, failed: { action(.failure($0)) }))
+    public func observeResult(_ action: sending @escaping (Result<Value, Error>) -> Void) -> Disposable? {
+        observe(.results(action))
     }
 
     /// Runs `action` for each value.
     @inlinable
     @discardableResult
-    public func observeValues(_ action: @escaping (Value) -> Void) -> Disposable? {
+    public func observeValues(_ action: sending @escaping (Value) -> Void) -> Disposable? {
         core.observe(values: action)
     }
 
     /// Runs `action` when the signal completes.
     @inlinable
     @discardableResult
-    public func observeCompleted(_ action: @escaping () -> Void) -> Disposable? {
+    public func observeCompleted(_ action: sending @escaping () -> Void) -> Disposable? {
         observe(Observer(completed: action))
     }
 
     /// Runs `action` when the signal fails.
     @inlinable
     @discardableResult
-    public func observeFailed(_ action: @escaping (Error) -> Void) -> Disposable? {
+    public func observeFailed(_ action: sending @escaping (Error) -> Void) -> Disposable? {
         observe(Observer(failed: action))
     }
 
     /// Runs `action` when the signal is interrupted, including when observing a terminated signal.
     @inlinable
     @discardableResult
-    public func observeInterrupted(_ action: @escaping () -> Void) -> Disposable? {
+    public func observeInterrupted(_ action: sending @escaping () -> Void) -> Disposable? {
         observe(Observer(interrupted: action))
     }
 }

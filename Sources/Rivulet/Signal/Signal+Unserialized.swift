@@ -32,14 +32,14 @@ extension Signal {
 extension SignalProducer {
     /// The same as `SignalProducer(_:)`: the start handler's observer is always serialized.
     public static func unserialized(
-        _ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void
+        _ startHandler: @escaping @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void
     ) -> SignalProducer {
         SignalProducer(startHandler)
     }
 
     /// The same as `SignalProducer(_:)`: the start handler's observer is always serialized.
     public static func reentrantUnserialized(
-        _ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void
+        _ startHandler: @escaping @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void
     ) -> SignalProducer {
         SignalProducer(startHandler)
     }

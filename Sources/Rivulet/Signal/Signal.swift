@@ -8,7 +8,7 @@
 ///
 /// A signal lives while it is reachable or observed; when neither, it stops silently and disposes
 /// of its resources (S4). A terminal event releases the observers and disposes of the resources (S5).
-public final class Signal<Value, Error: Swift.Error>: Sendable {
+public final class Signal<Value, Error: Swift.Error> {
     @usableFromInline let core: SignalCore<Value, Error>
 
     /// Creates a signal and runs `generator` at once (S1) with the signal's input observer and
@@ -45,7 +45,10 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
         Signal { input, lifetime in
             // The resources keep the input alive, so the signal is not interrupted when the
             // generator returns; they are released when the signal is disposed of (S4).
-            lifetime += AnyDisposable { _ = input }
+            // The closure only retains the input and never sends on it, so the input reaches no
+            // other thread through it.
+            let retained = UncheckedTransfer(input)
+            lifetime += AnyDisposable { _ = retained }
         }
     }
 
@@ -56,3 +59,7 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
         return signal
     }
 }
+
+// Sendable only where the values are: a signal of non-Sendable values stays in one isolation
+// region, so its values never reach another thread. The stored core is thread-safe.
+extension Signal: Sendable where Value: Sendable {}

@@ -44,42 +44,42 @@ extension SignalProducer {
     /// Starts the producer, running `action` for each event.
     @inlinable
     @discardableResult
-    public func start(_ action: @escaping Signal<Value, Error>.Observer.Action) -> Disposable {
+    public func start(_ action: sending @escaping Signal<Value, Error>.Observer.Action) -> Disposable {
         start(Signal.Observer(action))
     }
 
     /// Starts the producer, running `action` with a result for each value and for a failure.
     @inlinable
     @discardableResult
-    public func startWithResult(_ action: @escaping (Swift.Result<Value, Error>) -> Void) -> Disposable {
-        start(Signal.Observer(value: { action(.success($0)) }, failed: { action(.failure($0)) }))
+    public func startWithResult(_ action: sending @escaping (Swift.Result<Value, Error>) -> Void) -> Disposable {
+        start(.results(action))
     }
 
     /// Starts the producer, running `action` for each value.
     @inlinable
     @discardableResult
-    public func startWithValues(_ action: @escaping (Value) -> Void) -> Disposable {
+    public func startWithValues(_ action: sending @escaping (Value) -> Void) -> Disposable {
         start(Signal.Observer.values(action))
     }
 
     /// Starts the producer, running `action` if it completes.
     @inlinable
     @discardableResult
-    public func startWithCompleted(_ action: @escaping () -> Void) -> Disposable {
+    public func startWithCompleted(_ action: sending @escaping () -> Void) -> Disposable {
         start(Signal.Observer(completed: action))
     }
 
     /// Starts the producer, running `action` if it fails.
     @inlinable
     @discardableResult
-    public func startWithFailed(_ action: @escaping (Error) -> Void) -> Disposable {
+    public func startWithFailed(_ action: sending @escaping (Error) -> Void) -> Disposable {
         start(Signal.Observer(failed: action))
     }
 
     /// Starts the producer, running `action` if it is interrupted.
     @inlinable
     @discardableResult
-    public func startWithInterrupted(_ action: @escaping () -> Void) -> Disposable {
+    public func startWithInterrupted(_ action: sending @escaping () -> Void) -> Disposable {
         start(Signal.Observer(interrupted: action))
     }
 }

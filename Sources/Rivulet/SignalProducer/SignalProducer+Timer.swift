@@ -62,7 +62,7 @@ extension SignalProducer where Error == Never {
         _ values: S,
         interval: DispatchTimeInterval,
         on scheduler: DateScheduler
-    ) -> SignalProducer<S.Element, Error> where S.Element == Value {
+    ) -> SignalProducer<S.Element, Error> where S.Element == Value, S: Sendable, Value: Sendable {
         interval.checkTickInterval(for: "interval(_:interval:on:)")
         // A start handler, so that disposal interrupts the chain at this source; the mailbox keeps
         // the iterator to one tick at a time, whatever the scheduler.

@@ -6,7 +6,7 @@
 ///
 /// Operators applied to a producer are fused: starting `producer.map(f).filter(g)` builds one
 /// chain of closures feeding one signal, with no intermediate signal per operator.
-public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
+public struct SignalProducer<Value, Error: Swift.Error> {
     // @unchecked Sendable: a producer is an immutable value holding one closure. That closure and
     // every operator closure it captures run only inside `start`, on the starting thread, and every
     // event reaches them serialized by the delivery turn of a signal core (its turn word and lock,
@@ -44,11 +44,19 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     /// of; add to it whatever the work must cancel. Releasing the observer does not end the
     /// start, as in ReactiveSwift.
     @inlinable
-    public init(_ startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void) {
+    public init(_ startHandler: @escaping @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void) {
+        self.init(handlingStarts: startHandler, ())
+    }
+
+    /// `init(_:)` for Rivulet's own producers, whose handlers need not be `@Sendable`: a producer
+    /// is `Sendable`, and so started on several threads, only where `Value` is, and each of these
+    /// handlers captures only values of the producer's own types.
+    @inlinable
+    init(handlingStarts startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void, _: Void) {
         self = .fused({ downstream, lifetime in
             // A signal core serializes the handler's sends before they reach the operator chain.
             let core = SignalCore<Value, Error>(resources: nil, interruptsWhenInputIsReleased: false)
-            core.observeUntilEnd(Signal.Observer(downstream))
+            core.observeUntilEnd(Signal.Observer(relaying: downstream, ()))
             // Releasing the observer does not end the start (ReactiveSwift's rule): work that
             // keeps only its lifetime, such as a timer added to it, goes on until disposal.
             let input = Signal<Value, Error>.Observer(core: core)
@@ -87,9 +95,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
         // Through a start handler's core: the signal delivers on whichever thread sends, so only a
         // core of the start's own can put the interruption into the chain serially with those
         // deliveries.
-        self.init { observer, lifetime in
-            lifetime += signal.observe(observer)
-        }
+        self.init(handlingStarts: { observer, lifetime in lifetime += signal.observe(observer) }, ())
     }
 
     /// A producer that sends `value` and completes.
@@ -165,7 +171,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// A producer that calls `action` on each start and sends its result, then completes.
     @inlinable
-    public init(_ action: @escaping () -> Value) {
+    public init(_ action: @escaping @Sendable () -> Value) {
         self = .fused({ downstream, _ in
             downstream(.value(action()))
             downstream(.completed)
@@ -174,7 +180,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
 
     /// A producer that calls `action` on each start, then sends its value and completes, or fails.
     @inlinable
-    public init(_ action: @escaping () -> Result<Value, Error>) {
+    public init(_ action: @escaping @Sendable () -> Result<Value, Error>) {
         self = .fused({ downstream, _ in
             switch action() {
             case let .success(value):
@@ -210,7 +216,7 @@ extension SignalProducer where Error == Swift.Error {
     /// A producer that calls `action` on each start and sends its result then completes, or fails
     /// with the error it throws.
     @inlinable
-    public init(_ action: @escaping () throws -> Value) {
+    public init(_ action: @escaping @Sendable () throws -> Value) {
         self = .fused({ downstream, _ in
             do {
                 let value = try action()
@@ -262,3 +268,5 @@ extension Result {
         SignalProducer(result: self)
     }
 }
+
+extension SignalProducer: @unchecked Sendable where Value: Sendable {}

@@ -17,7 +17,8 @@ final class ScenarioRun<Input: Sendable, InputError: Swift.Error, Output, Output
     let scheduler: TestScheduler?
     let probe = UserCodeProbe()
 
-    private struct Wiring {
+    // @unchecked Sendable: only read and written under the lock of `wiring`.
+    private struct Wiring: @unchecked Sendable {
         var output: Signal<Output, OutputError>?
         var observation: Disposable?
         var secondOutputs: [String] = []

@@ -31,7 +31,7 @@ struct ComposedSource: Sendable {
 }
 
 /// A weak reference to a source.
-private struct WeakSource<Input>: Sendable {
+private struct WeakSource<Input: Sendable>: Sendable {
     weak var property: MutableProperty<Input>?
 }
 

@@ -26,23 +26,23 @@ extension BuiltInOperators {
         BuiltInOperator(
             "combineLatest(_:_:)", .combining,
             signal: .signal { signal in
-                fixingOperand(sending: ["a"], failing: ContractError.self) { Signal.combineLatest(signal, $0) }
+                fixingOperand(sending: ["a"], failing: ContractError.self) { Signal<Int, ContractError>.combineLatest(signal, $0) }
             },
-            producer: .producer { SignalProducer.combineLatest($0, SignalProducer<String, ContractError>(value: "a")) },
-            signalPair: .signalPair(inputs: [1, 2, 3]) { Signal.combineLatest($0, $1) },
-            producerPair: .producerPair(inputs: [1, 2, 3]) { SignalProducer.combineLatest($0, $1) }
+            producer: .producer { SignalProducer<Int, ContractError>.combineLatest($0, SignalProducer<String, ContractError>(value: "a")) },
+            signalPair: .signalPair(inputs: [1, 2, 3]) { Signal<Int, ContractError>.combineLatest($0, $1) },
+            producerPair: .producerPair(inputs: [1, 2, 3]) { SignalProducer<Int, ContractError>.combineLatest($0, $1) }
         ),
         BuiltInOperator(
             "combineLatest(_:_:_:)", .combining,
             signal: .signal { signal in
                 fixingOperand(sending: ["a"], failing: ContractError.self) { strings in
                     fixingOperand(sending: [true], failing: ContractError.self) { flags in
-                        Signal.combineLatest(signal, strings, flags)
+                        Signal<Int, ContractError>.combineLatest(signal, strings, flags)
                     }
                 }
             },
             producer: .producer { producer in
-                SignalProducer.combineLatest(
+                SignalProducer<Int, ContractError>.combineLatest(
                     producer,
                     SignalProducer<String, ContractError>(value: "a"),
                     SignalProducer<Bool, ContractError>(value: true)
@@ -52,13 +52,13 @@ extension BuiltInOperators {
         BuiltInOperator(
             "combineLatest(_ sequence:)", .combining,
             signal: .signal { signal in
-                fixingOperand(sending: [10], failing: ContractError.self) { Signal.combineLatest([signal, $0]) }
+                fixingOperand(sending: [10], failing: ContractError.self) { Signal<Int, ContractError>.combineLatest([signal, $0]) }
             },
-            producer: .producer { SignalProducer.combineLatest([$0, SignalProducer(value: 10)]) }
+            producer: .producer { SignalProducer<Int, ContractError>.combineLatest([$0, SignalProducer(value: 10)]) }
         ),
         BuiltInOperator(
             "combineLatest(_:emptySentinel:)", .combining,
-            producer: .producer { SignalProducer.combineLatest([$0, SignalProducer(value: 10)], emptySentinel: [0]) }
+            producer: .producer { SignalProducer<Int, ContractError>.combineLatest([$0, SignalProducer(value: 10)], emptySentinel: [0]) }
         ),
         // The other side has sent three values and completed: the third input value makes the
         // last pair, and the output completes before its input does.
@@ -74,23 +74,23 @@ extension BuiltInOperators {
         BuiltInOperator(
             "zip(_:_:)", .combining,
             signal: .signal { signal in
-                fixingOperand(sending: ["a", "b", "c"], failing: ContractError.self) { Signal.zip(signal, $0) }
+                fixingOperand(sending: ["a", "b", "c"], failing: ContractError.self) { Signal<Int, ContractError>.zip(signal, $0) }
             },
-            producer: .producer { SignalProducer.zip($0, SignalProducer<String, ContractError>(values: ["a", "b", "c"])) },
-            signalPair: .signalPair(inputs: [1, 2, 3]) { Signal.zip($0, $1) },
-            producerPair: .producerPair(inputs: [1, 2, 3]) { SignalProducer.zip($0, $1) }
+            producer: .producer { SignalProducer<Int, ContractError>.zip($0, SignalProducer<String, ContractError>(values: ["a", "b", "c"])) },
+            signalPair: .signalPair(inputs: [1, 2, 3]) { Signal<Int, ContractError>.zip($0, $1) },
+            producerPair: .producerPair(inputs: [1, 2, 3]) { SignalProducer<Int, ContractError>.zip($0, $1) }
         ),
         BuiltInOperator(
             "zip(_:_:_:)", .combining,
             signal: .signal { signal in
                 fixingOperand(sending: ["a", "b", "c"], failing: ContractError.self) { strings in
                     fixingOperand(sending: [true, false, true], failing: ContractError.self) { flags in
-                        Signal.zip(signal, strings, flags)
+                        Signal<Int, ContractError>.zip(signal, strings, flags)
                     }
                 }
             },
             producer: .producer { producer in
-                SignalProducer.zip(
+                SignalProducer<Int, ContractError>.zip(
                     producer,
                     SignalProducer<String, ContractError>(values: ["a", "b", "c"]),
                     SignalProducer<Bool, ContractError>(values: [true, false, true])
@@ -100,13 +100,13 @@ extension BuiltInOperators {
         BuiltInOperator(
             "zip(_ sequence:)", .combining,
             signal: .signal { signal in
-                fixingOperand(sending: [10, 20, 30], failing: ContractError.self) { Signal.zip([signal, $0]) }
+                fixingOperand(sending: [10, 20, 30], failing: ContractError.self) { Signal<Int, ContractError>.zip([signal, $0]) }
             },
-            producer: .producer { SignalProducer.zip([$0, SignalProducer(values: [10, 20, 30])]) }
+            producer: .producer { SignalProducer<Int, ContractError>.zip([$0, SignalProducer(values: [10, 20, 30])]) }
         ),
         BuiltInOperator(
             "zip(_:emptySentinel:)", .combining,
-            producer: .producer { SignalProducer.zip([$0, SignalProducer(values: [10, 20, 30])], emptySentinel: [0]) }
+            producer: .producer { SignalProducer<Int, ContractError>.zip([$0, SignalProducer(values: [10, 20, 30])], emptySentinel: [0]) }
         ),
         // merge ends when all its operands have ended, and an operand's interruption counts as
         // its completion (E4's flattening exception). On signals the other side has completed
@@ -127,9 +127,9 @@ extension BuiltInOperators {
             "merge(_ sequence:)", .combining,
             options: flattenedOperand,
             signal: .signal { signal in
-                fixingOperand(sending: [Int](), failing: ContractError.self) { Signal.merge([signal, $0]) }
+                fixingOperand(sending: [Int](), failing: ContractError.self) { Signal<Int, ContractError>.merge([signal, $0]) }
             },
-            producer: .producer { SignalProducer.merge([$0, SignalProducer(value: 10)]) },
+            producer: .producer { SignalProducer<Int, ContractError>.merge([$0, SignalProducer(value: 10)]) },
             formsDiffer: mergeOperands
         ),
         BuiltInOperator(
@@ -137,10 +137,10 @@ extension BuiltInOperators {
             options: flattenedOperand,
             signal: .signal { signal in
                 fixingOperand(sending: [Int](), failing: ContractError.self) { first in
-                    fixingOperand(sending: [Int](), failing: ContractError.self) { Signal.merge(signal, first, $0) }
+                    fixingOperand(sending: [Int](), failing: ContractError.self) { Signal<Int, ContractError>.merge(signal, first, $0) }
                 }
             },
-            producer: .producer { SignalProducer.merge($0, SignalProducer(value: 10), SignalProducer(value: 20)) },
+            producer: .producer { SignalProducer<Int, ContractError>.merge($0, SignalProducer(value: 10), SignalProducer(value: 20)) },
             formsDiffer: mergeOperands
         ),
         // concat, prefix and then exist on producers only.

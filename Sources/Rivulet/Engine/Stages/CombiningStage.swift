@@ -413,7 +413,7 @@ extension Signal: CombiningStream {
     /// Observes this signal until it terminates or the lifetime ends.
     @inlinable
     var combiningSource: CombiningSource<Value, Error> {
-        CombiningSource(startsInstance: false) { sink, lifetime in lifetime += self.observe(sink) }
+        CombiningSource(startsInstance: false) { sink, lifetime in lifetime += self.observe(Signal.Observer(relaying: sink, ())) }
     }
 
     @inlinable

@@ -23,7 +23,7 @@ extension Signal {
     func flatMapEvent<U, F>(_ transform: @escaping EventTransform<Value, Error, U, F>) -> Signal<U, F> {
         Signal<U, F> { output, lifetime in
             let upstream = transform(output.sink, lifetime)
-            lifetime += self.observe(Observer(upstream))
+            lifetime += self.observe(Observer(relaying: upstream, ()))
         }
     }
 }

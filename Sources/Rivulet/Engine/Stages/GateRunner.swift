@@ -178,7 +178,7 @@ final class GateRunner<Machine: GateStateMachine>: Disposable, @unchecked Sendab
     /// Observes `signal` as `operand`, until the operand or the gate ends.
     @inlinable
     func observe<Value, Error>(_ signal: Signal<Value, Error>, as operand: GateOperand, sink: @escaping EventSink<Value, Error>) {
-        resources(of: operand.rawValue)?.add(signal.observe(Signal.Observer(sink)))
+        resources(of: operand.rawValue)?.add(signal.observe(Signal.Observer(relaying: sink, ())))
     }
 
     /// Hands `input`, sent by `operand` (-1 for an input that is no operand's) or by a signal

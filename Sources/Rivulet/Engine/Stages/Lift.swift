@@ -11,7 +11,7 @@ extension SignalProducer {
         SignalProducer<U, F>.fused({ downstream, lifetime in
             self.startWithSignal { signal, interrupter in
                 lifetime += interrupter
-                lifetime += transform(signal).observe(Signal.Observer(downstream))
+                lifetime += transform(signal).observe(Signal.Observer(relaying: downstream, ()))
             }
         })
     }
@@ -34,7 +34,7 @@ extension SignalProducer {
                     lifetime += interrupter
                     other.startWithSignal { otherSignal, otherInterrupter in
                         lifetime += otherInterrupter
-                        lifetime += transform(signal)(otherSignal).observe(Signal.Observer(downstream))
+                        lifetime += transform(signal)(otherSignal).observe(Signal.Observer(relaying: downstream, ()))
                     }
                 }
             })

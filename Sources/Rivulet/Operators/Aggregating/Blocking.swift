@@ -185,7 +185,13 @@ extension SignalProducer {
 extension SignalProducer {
     /// Starts the producer and suspends (without blocking a thread) until `kind` has its answer.
     /// Cancelling the awaiting task stops the start, which then counts as interrupted.
-    private func awaitedOutcome(_ kind: ProducerOutcome<Value, Error>.Kind) async -> ProducerOutcome<Value, Error> {
+    ///
+    /// It runs on the caller's actor (`isolation`), so the producer and its outcome stay in the
+    /// caller's isolation domain and need not be `Sendable`.
+    private func awaitedOutcome(
+        _ kind: ProducerOutcome<Value, Error>.Kind,
+        isolation: isolated (any Actor)?
+    ) async -> ProducerOutcome<Value, Error> {
         let resumer = Locked<CheckedContinuation<Void, Never>?>(nil)
         let waiter = OutcomeWaiter<Value, Error>(kind) {
             resumer.withLock { $0.take() }?.resume()
@@ -209,27 +215,27 @@ extension SignalProducer {
     /// would be chosen by the compiler in every async function, changing what existing calls to
     /// the blocking form do; the same goes for `awaitSingle()`, `awaitLast()` and
     /// `awaitCompletion()`.
-    public func awaitFirst() async -> sending Result<Value, Error>? {
-        await awaitedOutcome(.first).result
+    public func awaitFirst(isolation: isolated (any Actor)? = #isolation) async -> Result<Value, Error>? {
+        await awaitedOutcome(.first, isolation: isolation).result
     }
 
     /// The only value, awaited without blocking a thread: `nil` if there is none or more than
     /// one, `failure` if the producer fails first. The async form of `single()`.
-    public func awaitSingle() async -> sending Result<Value, Error>? {
-        await awaitedOutcome(.single).result
+    public func awaitSingle(isolation: isolated (any Actor)? = #isolation) async -> Result<Value, Error>? {
+        await awaitedOutcome(.single, isolation: isolation).result
     }
 
     /// The last value, awaited without blocking a thread: `failure` if the producer fails, `nil`
     /// if it completes without a value, is interrupted or the task is cancelled. The async form
     /// of `last()`.
-    public func awaitLast() async -> sending Result<Value, Error>? {
-        await awaitedOutcome(.last).result
+    public func awaitLast(isolation: isolated (any Actor)? = #isolation) async -> Result<Value, Error>? {
+        await awaitedOutcome(.last, isolation: isolation).result
     }
 
     /// The end of the producer, awaited without blocking a thread: `failure` if it fails,
     /// otherwise `success` (also when it is interrupted or the task is cancelled). The async form
     /// of `wait()`.
-    public func awaitCompletion() async -> Result<(), Error> {
-        await awaitedOutcome(.completion).completion
+    public func awaitCompletion(isolation: isolated (any Actor)? = #isolation) async -> Result<(), Error> {
+        await awaitedOutcome(.completion, isolation: isolation).completion
     }
 }

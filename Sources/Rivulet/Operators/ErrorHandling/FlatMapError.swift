@@ -76,18 +76,18 @@ extension Signal {
     /// A signal that forwards this signal's events, except that a failure is replaced by the
     /// events of the producer `transform` returns for it, started at that moment.
     public func flatMapError<F>(
-        _ transform: @escaping (Error) -> SignalProducer<Value, F>
+        _ transform: sending @escaping (Error) -> SignalProducer<Value, F>
     ) -> Signal<Value, F> {
         Signal<Value, F> { output, lifetime in
             let sink = Event.flatMapErrorSink(transform, downstream: output.sink, lifetime: lifetime)
-            lifetime += self.observe(Observer(sink))
+            lifetime += self.observe(Observer(relaying: sink, ()))
         }
     }
 
     /// A signal that forwards this signal's events, except that a failure is replaced by the
     /// events of the stream (producer, signal, property, …) `transform` returns for it.
     public func flatMapError<Inner: SignalProducerConvertible>(
-        _ transform: @escaping (Error) -> Inner
+        _ transform: sending @escaping (Error) -> Inner
     ) -> Signal<Value, Inner.Error> where Inner.Value == Value {
         flatMapError { transform($0).producer }
     }
@@ -99,7 +99,7 @@ extension SignalProducer {
     ///
     /// This producer's start ends once the replacement has started, as in ReactiveSwift.
     public func flatMapError<F>(
-        _ transform: @escaping (Error) -> SignalProducer<Value, F>
+        _ transform: @escaping @Sendable (Error) -> SignalProducer<Value, F>
     ) -> SignalProducer<Value, F> {
         SignalProducer<Value, F>.fused({ downstream, lifetime in
             self.startHandingOver(
@@ -110,7 +110,7 @@ extension SignalProducer {
     /// A producer that forwards this producer's events, except that a failure is replaced by the
     /// events of the stream (producer, signal, property, …) `transform` returns for it.
     public func flatMapError<Inner: SignalProducerConvertible>(
-        _ transform: @escaping (Error) -> Inner
+        _ transform: @escaping @Sendable (Error) -> Inner
     ) -> SignalProducer<Value, Inner.Error> where Inner.Value == Value {
         flatMapError { transform($0).producer }
     }

@@ -16,7 +16,7 @@ extension Signal.Event {
 extension Signal {
     /// A signal of the values that satisfy `isIncluded`.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Value) -> Bool) -> Signal<Value, Error> {
+    public func filter(_ isIncluded: sending @escaping (Value) -> Bool) -> Signal<Value, Error> {
         flatMapEvent(Event.filterValues(isIncluded))
     }
 }
@@ -24,7 +24,7 @@ extension Signal {
 extension SignalProducer {
     /// A producer of the values that satisfy `isIncluded`.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
+    public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.filterValues(isIncluded))
     }
 }

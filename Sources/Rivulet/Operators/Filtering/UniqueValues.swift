@@ -27,7 +27,7 @@ extension Signal {
     /// Every identity is remembered until the signal ends, so memory grows with the number of
     /// distinct identities.
     @inlinable
-    public func uniqueValues<Identity: Hashable>(_ transform: @escaping (Value) -> Identity) -> Signal<Value, Error> {
+    public func uniqueValues<Identity: Hashable>(_ transform: sending @escaping (Value) -> Identity) -> Signal<Value, Error> {
         flatMapEvent(Event.uniqueValues(transform))
     }
 }
@@ -48,7 +48,7 @@ extension SignalProducer {
     /// distinct identities.
     @inlinable
     public func uniqueValues<Identity: Hashable>(
-        _ transform: @escaping (Value) -> Identity
+        _ transform: @escaping @Sendable (Value) -> Identity
     ) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.uniqueValues(transform))
     }

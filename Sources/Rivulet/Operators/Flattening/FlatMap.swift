@@ -161,7 +161,7 @@ extension Signal {
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> SignalProducer<U, Error>
+        _ transform: sending @escaping (Value) -> SignalProducer<U, Error>
     ) -> Signal<U, Error> {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
@@ -171,7 +171,7 @@ extension Signal {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> Inner
+        _ transform: sending @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Error> where Inner.Error == Error {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
@@ -180,7 +180,7 @@ extension Signal {
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> SignalProducer<U, Never>
+        _ transform: sending @escaping (Value) -> SignalProducer<U, Never>
     ) -> Signal<U, Error> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingInner: transform))
     }
@@ -189,7 +189,7 @@ extension Signal {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> Inner
+        _ transform: sending @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Error> where Inner.Error == Never {
         flatMapEvent(Signal.Event.flattening(strategy, promotingInner: transform))
     }
@@ -201,7 +201,7 @@ extension Signal where Error == Never {
     @inlinable
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> SignalProducer<U, F>
+        _ transform: sending @escaping (Value) -> SignalProducer<U, F>
     ) -> Signal<U, F> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: transform))
     }
@@ -211,7 +211,7 @@ extension Signal where Error == Never {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> Inner
+        _ transform: sending @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Inner.Error> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: transform))
     }
@@ -220,7 +220,7 @@ extension Signal where Error == Never {
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> SignalProducer<U, Never>
+        _ transform: sending @escaping (Value) -> SignalProducer<U, Never>
     ) -> Signal<U, Never> {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
@@ -229,7 +229,7 @@ extension Signal where Error == Never {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> Inner
+        _ transform: sending @escaping (Value) -> Inner
     ) -> Signal<Inner.Value, Never> where Inner.Error == Never {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
@@ -244,7 +244,7 @@ extension SignalProducer {
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> SignalProducer<U, Error>
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Error>
     ) -> SignalProducer<U, Error> {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
@@ -254,7 +254,7 @@ extension SignalProducer {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Error> where Inner.Error == Error {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
@@ -263,7 +263,7 @@ extension SignalProducer {
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> SignalProducer<U, Never>
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Never>
     ) -> SignalProducer<U, Error> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingInner: transform))
     }
@@ -272,7 +272,7 @@ extension SignalProducer {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Error> where Inner.Error == Never {
         flatMapEvent(Signal.Event.flattening(strategy, promotingInner: transform))
     }
@@ -284,7 +284,7 @@ extension SignalProducer where Error == Never {
     @inlinable
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> SignalProducer<U, F>
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, F>
     ) -> SignalProducer<U, F> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: transform))
     }
@@ -294,7 +294,7 @@ extension SignalProducer where Error == Never {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Inner.Error> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: transform))
     }
@@ -303,7 +303,7 @@ extension SignalProducer where Error == Never {
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> SignalProducer<U, Never>
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Never>
     ) -> SignalProducer<U, Never> {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
@@ -312,7 +312,7 @@ extension SignalProducer where Error == Never {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> SignalProducer<Inner.Value, Never> where Inner.Error == Never {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }

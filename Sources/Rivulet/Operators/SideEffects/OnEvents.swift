@@ -93,13 +93,13 @@ extension Signal {
     /// ends (after the terminal event, or when it is disposed of). Callbacks run on the thread that
     /// sends the event.
     public func on(
-        event: ((Event) -> Void)? = nil,
-        failed: ((Error) -> Void)? = nil,
-        completed: (() -> Void)? = nil,
-        interrupted: (() -> Void)? = nil,
-        terminated: (() -> Void)? = nil,
-        disposed: (() -> Void)? = nil,
-        value: ((Value) -> Void)? = nil
+        event: sending ((Event) -> Void)? = nil,
+        failed: sending ((Error) -> Void)? = nil,
+        completed: sending (() -> Void)? = nil,
+        interrupted: sending (() -> Void)? = nil,
+        terminated: sending (() -> Void)? = nil,
+        disposed: sending (() -> Void)? = nil,
+        value: sending ((Value) -> Void)? = nil
     ) -> Signal<Value, Error> {
         let callbacks = OnEventCallbacks(
             event: event, failed: failed, completed: completed, interrupted: interrupted,
@@ -126,15 +126,15 @@ extension SignalProducer {
     /// on another thread, the `interrupted` callbacks and `disposed` run on that thread as soon as
     /// it is done with its event.
     public func on(
-        starting: (() -> Void)? = nil,
-        started: (() -> Void)? = nil,
-        event: ((ProducedSignal.Event) -> Void)? = nil,
-        failed: ((Error) -> Void)? = nil,
-        completed: (() -> Void)? = nil,
-        interrupted: (() -> Void)? = nil,
-        terminated: (() -> Void)? = nil,
-        disposed: (() -> Void)? = nil,
-        value: ((Value) -> Void)? = nil
+        starting: (@Sendable () -> Void)? = nil,
+        started: (@Sendable () -> Void)? = nil,
+        event: (@Sendable (ProducedSignal.Event) -> Void)? = nil,
+        failed: (@Sendable (Error) -> Void)? = nil,
+        completed: (@Sendable () -> Void)? = nil,
+        interrupted: (@Sendable () -> Void)? = nil,
+        terminated: (@Sendable () -> Void)? = nil,
+        disposed: (@Sendable () -> Void)? = nil,
+        value: (@Sendable (Value) -> Void)? = nil
     ) -> SignalProducer<Value, Error> {
         on(
             starting: starting, started: started,

@@ -107,7 +107,10 @@ final class ReplayHub<Value, Error: Swift.Error> {
 /// What the returned producer and each of its running starts retain. When the last reference
 /// goes (no copy of the producer is left and every start has ended), the shared upstream start
 /// is ended and the mailbox is closed, releasing the hub and the sinks it holds.
-final class ReplayKeeper<Value, Error: Swift.Error>: Sendable {
+final class ReplayKeeper<Value, Error: Swift.Error>: @unchecked Sendable {
+    // @unchecked Sendable: `launch` is behind its lock and the mailbox is thread-safe. The values
+    // it holds cross threads only between starts of one producer, which are on one isolation region
+    // unless the producer, and so its values, are Sendable (Docs/Concurrency.md, "Sendable rules").
     private struct Launch {
         /// The producer to start at the first start; `nil` once started (it is not kept).
         var upstream: SignalProducer<Value, Error>?

@@ -116,7 +116,7 @@ extension Signal {
         on scheduler: DateScheduler,
         skipEmpty: Bool = false,
         discardWhenCompleted: Bool = true
-    ) -> Signal<[Value], Error> {
+    ) -> Signal<[Value], Error> where Value: Sendable {
         flatMapTimeShifted(
             Event.collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted)
         )
@@ -138,7 +138,7 @@ extension SignalProducer {
         on scheduler: DateScheduler,
         skipEmpty: Bool = false,
         discardWhenCompleted: Bool = true
-    ) -> SignalProducer<[Value], Error> {
+    ) -> SignalProducer<[Value], Error> where Value: Sendable {
         flatMapTimeShifted(
             Signal.Event.collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted)
         )

@@ -102,7 +102,7 @@ extension Signal {
         _ interval: TimeInterval,
         on scheduler: DateScheduler,
         discardWhenCompleted: Bool = true
-    ) -> Signal<Value, Error> {
+    ) -> Signal<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Event.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted))
     }
 }
@@ -120,7 +120,7 @@ extension SignalProducer {
         _ interval: TimeInterval,
         on scheduler: DateScheduler,
         discardWhenCompleted: Bool = true
-    ) -> SignalProducer<Value, Error> {
+    ) -> SignalProducer<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Signal.Event.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted))
     }
 }

@@ -90,7 +90,7 @@ extension Signal {
     /// - Parameters:
     ///   - interval: The delay in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
-    public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
+    public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Event.delay(interval, on: scheduler))
     }
 }
@@ -102,7 +102,7 @@ extension SignalProducer {
     /// - Parameters:
     ///   - interval: The delay in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
-    public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
+    public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Signal.Event.delay(interval, on: scheduler))
     }
 }

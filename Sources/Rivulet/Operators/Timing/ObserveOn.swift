@@ -297,7 +297,7 @@ extension Signal {
     /// - Parameters:
     ///   - scheduler: Where the events are delivered.
     @inlinable
-    public func observe(on scheduler: Scheduler) -> Signal<Value, Error> {
+    public func observe(on scheduler: Scheduler) -> Signal<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Event.observe(on: scheduler))
     }
 }
@@ -309,7 +309,7 @@ extension SignalProducer {
     /// - Parameters:
     ///   - scheduler: Where the events are delivered.
     @inlinable
-    public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
+    public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Signal.Event.observe(on: scheduler))
     }
 }

@@ -15,7 +15,7 @@ extension SignalProducer {
     ///   - count: The number of retries; not negative (precondition). With 0 this is `self`.
     ///   - interval: The wait before each retry, in seconds; not negative (precondition).
     ///   - scheduler: The clock, and where retries start.
-    public func retry(upTo count: Int, interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
+    public func retry(upTo count: Int, interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> where Value: Sendable {
         precondition(count >= 0, "Rivulet: retry(upTo:interval:on:): count is \(count); it must be 0 or more")
         precondition(interval >= 0, "Rivulet: retry(upTo:interval:on:): interval is \(interval); it must be 0 or more")
         guard count > 0 else { return self }
@@ -24,10 +24,13 @@ extension SignalProducer {
         // from there; the last failure passes at once.
         return .fused({ downstream, lifetime in
             // Per start (P2); attempts run one after another, so the count is touched serially.
-            var retriesLeft = count
+            let retriesLeft = Locked(count)
             self.flatMapError { error -> SignalProducer<Value, Error> in
-                guard retriesLeft > 0 else { return SignalProducer(error: error) }
-                retriesLeft -= 1
+                let retry = retriesLeft.withLock { left in
+                    defer { left -= 1 }
+                    return left > 0
+                }
+                guard retry else { return SignalProducer(error: error) }
                 return SignalProducer<Value, Error>.empty.delay(interval, on: scheduler).concat(error: error)
             }
             .retry(upTo: count)

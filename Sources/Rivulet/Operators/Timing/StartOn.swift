@@ -12,7 +12,7 @@ extension SignalProducer {
     ///
     /// - Parameters:
     ///   - scheduler: Where each start runs.
-    public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> {
+    public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> where Value: Sendable {
         .fused({ downstream, lifetime in
             let (upstream, relay) = UpstreamLifetime.relaying(to: downstream, in: lifetime)
             // The scheduler's callback carries nothing; the mailbox hands the start (with the

@@ -155,7 +155,7 @@ extension Signal {
     /// - Parameters:
     ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
-    public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
+    public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Event.throttle(interval, on: scheduler))
     }
 
@@ -171,7 +171,7 @@ extension Signal {
     public func throttle<P: SignalProducerConvertible>(
         while shouldThrottle: P,
         on scheduler: Scheduler
-    ) -> Signal<Value, Error> where P.Value == Bool, P.Error == Never {
+    ) -> Signal<Value, Error> where P.Value == Bool, P.Error == Never, Value: Sendable {
         flatMapEvent(Event.throttle(while: shouldThrottle.producer)).observe(on: scheduler)
     }
 }
@@ -183,7 +183,7 @@ extension SignalProducer {
     /// - Parameters:
     ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
-    public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> {
+    public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Signal.Event.throttle(interval, on: scheduler))
     }
 
@@ -199,7 +199,7 @@ extension SignalProducer {
     public func throttle<P: SignalProducerConvertible>(
         while shouldThrottle: P,
         on scheduler: Scheduler
-    ) -> SignalProducer<Value, Error> where P.Value == Bool, P.Error == Never {
+    ) -> SignalProducer<Value, Error> where P.Value == Bool, P.Error == Never, Value: Sendable {
         let throttled = flatMapEvent(Signal.Event.throttle(while: shouldThrottle.producer)).observe(on: scheduler)
         // ReactiveSwift lifts the signal operator onto a start of this producer: a disposed start
         // is interrupted below at once, then the upstream's start is disposed of.

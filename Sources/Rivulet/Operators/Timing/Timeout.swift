@@ -66,7 +66,7 @@ extension Signal {
         after interval: TimeInterval,
         raising error: Error,
         on scheduler: DateScheduler
-    ) -> Signal<Value, Error> {
+    ) -> Signal<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Event.timeout(after: interval, raising: error, on: scheduler) { $0 })
     }
 }
@@ -83,7 +83,7 @@ extension Signal where Error == Never {
         after interval: TimeInterval,
         raising error: NewError,
         on scheduler: DateScheduler
-    ) -> Signal<Value, NewError> {
+    ) -> Signal<Value, NewError> where Value: Sendable {
         flatMapTimeShifted(Event.timeout(after: interval, raising: error, on: scheduler, convert: Event.promotingError))
     }
 }
@@ -100,7 +100,7 @@ extension SignalProducer {
         after interval: TimeInterval,
         raising error: Error,
         on scheduler: DateScheduler
-    ) -> SignalProducer<Value, Error> {
+    ) -> SignalProducer<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Signal.Event.timeout(after: interval, raising: error, on: scheduler) { $0 })
     }
 }
@@ -117,7 +117,7 @@ extension SignalProducer where Error == Never {
         after interval: TimeInterval,
         raising error: NewError,
         on scheduler: DateScheduler
-    ) -> SignalProducer<Value, NewError> {
+    ) -> SignalProducer<Value, NewError> where Value: Sendable {
         flatMapTimeShifted(
             Signal.Event.timeout(after: interval, raising: error, on: scheduler, convert: Signal.Event.promotingError)
         )

@@ -108,7 +108,7 @@ extension Signal {
     /// - Parameters:
     ///   - scheduler: Where the transform runs and the events are delivered.
     ///   - transform: The transform; it runs on `scheduler`, hence `@Sendable`.
-    public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> {
+    public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> where Value: Sendable {
         flatMapTimeShifted(Event.lazyMap(on: scheduler, transform: transform))
     }
 }
@@ -123,7 +123,7 @@ extension SignalProducer {
     public func lazyMap<U>(
         on scheduler: Scheduler,
         transform: @escaping @Sendable (Value) -> U
-    ) -> SignalProducer<U, Error> {
+    ) -> SignalProducer<U, Error> where Value: Sendable {
         flatMapTimeShifted(Signal.Event.lazyMap(on: scheduler, transform: transform))
     }
 }

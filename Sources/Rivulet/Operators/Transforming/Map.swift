@@ -28,7 +28,7 @@ extension Signal.Event {
 extension Signal {
     /// A signal of each value transformed by `transform`.
     @inlinable
-    public func map<U>(_ transform: @escaping (Value) -> U) -> Signal<U, Error> {
+    public func map<U>(_ transform: sending @escaping (Value) -> U) -> Signal<U, Error> {
         flatMapEvent(Event.mapValues(transform))
     }
 
@@ -51,7 +51,7 @@ extension Signal {
 extension SignalProducer {
     /// A producer of each value transformed by `transform`.
     @inlinable
-    public func map<U>(_ transform: @escaping (Value) -> U) -> SignalProducer<U, Error> {
+    public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> SignalProducer<U, Error> {
         flatMapEvent(Signal.Event.mapValues(transform))
     }
 

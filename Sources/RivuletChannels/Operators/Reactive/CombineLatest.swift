@@ -46,7 +46,7 @@ extension Channel {
     ///   - second: The second channel.
     /// - Returns: The zipped channel.
     public static func zip<B>(_ first: Channel<Value>, _ second: Channel<B>) -> Channel<(Value, B)> {
-        Channel<(Value, B)>(SignalProducer.zip(first.producer, second.producer))
+        Channel<(Value, B)>(SignalProducer<Value, ChannelEnd>.zip(first.producer, second.producer))
     }
 
     /// A channel of every result of this channel as a value, the end included, followed by

@@ -20,9 +20,10 @@ extension Channel {
         let payload = UncheckedSendable(value ?? (() as? Value))
         return Channel(
             SignalProducer<Value, Never> { observer, lifetime in
+                let sink = UncheckedSendable(observer)
                 lifetime += clock.schedule(after: clock.currentDate.addingTimeInterval(interval.channelSeconds)) {
-                    if let value = payload.value { observer.send(value: value) }
-                    observer.sendCompleted()
+                    if let value = payload.value { sink.value.send(value: value) }
+                    sink.value.sendCompleted()
                 }
             })
     }
@@ -41,10 +42,11 @@ extension Channel {
         let upstream = self
         return Channel(
             SignalProducer<Value, ChannelEnd> { observer, lifetime in
+                let sink = UncheckedSendable(observer)
                 let timer = SerialDisposable()
                 let arm: @Sendable () -> Void = {
                     timer.inner = clock.schedule(after: clock.currentDate.addingTimeInterval(interval.channelSeconds)) {
-                        observer.send(error: .other(ChannelReactiveError.timeout))
+                        sink.value.send(error: .other(ChannelReactiveError.timeout))
                     }
                 }
                 arm()
