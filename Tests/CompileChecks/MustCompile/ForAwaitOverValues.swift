@@ -1,0 +1,15 @@
+// Sound pattern: iterating a producer's and a property's values with `for await`.
+
+import Rivulet
+
+func sum(_ numbers: SignalProducer<Int, Never>, _ score: MutableProperty<Int>) async -> Int {
+    var total = 0
+    for await value in numbers.values {
+        total += value
+    }
+    for await value in score.values {
+        total += value
+        if value > 10 { break }
+    }
+    return total
+}
