@@ -69,5 +69,5 @@ fi
 jobs="${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}"
 # First the harness itself, on cases whose verdict is known (a few seconds).
 python3 Tools/compile-checks/selftest.py --jobs "$jobs" --swiftc "${SWIFTC:-swiftc}"
-exec python3 Tools/compile-checks/check.py "${verbose[@]}" \
+exec python3 Tools/compile-checks/check.py ${verbose[@]+"${verbose[@]}"} \
     --modules "$modules" --jobs "$jobs" --swiftc "${SWIFTC:-swiftc}" "${cases[@]}"
