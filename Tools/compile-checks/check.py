@@ -31,7 +31,7 @@ TIMEOUT_SECONDS = 600
 
 
 def markers(path):
-    """The expected errors of a case: (substring, line or None when any line will do)."""
+    """The expected errors of a case: (alternative substrings, line or None when any line will do)."""
     found = []
     with open(path, encoding="utf-8") as source:
         for number, text in enumerate(source, start=1):
