@@ -143,7 +143,9 @@ func concurrencyProducerFromAsyncFunction() async throws {
     for await count in pears.values {
         print("pears in stock: \(count)") // prints: pears in stock: 5
     }
-    let takePear = SignalProducer<Int, StockError> { () async throws(StockError) in try await warehouse.take("pears") }
+    let takePear = SignalProducer<Int, StockError> { () async throws(StockError) in
+        try await warehouse.take("pears")
+    }
     for try await left in takePear.values {
         print("took a pear, \(left) left") // prints: took a pear, 4 left
     }
@@ -184,7 +186,9 @@ func concurrencyAwaitingOneResult() async {
     print(await scores.awaitCompletion())   // prints: success()
 
     let warehouse = Warehouse()
-    let kiwi = SignalProducer<Int, StockError> { () async throws(StockError) in try await warehouse.take("kiwis") }
+    let kiwi = SignalProducer<Int, StockError> { () async throws(StockError) in
+        try await warehouse.take("kiwis")
+    }
     print(await kiwi.awaitCompletion())     // prints: failure(out of kiwis)
 }
 
