@@ -3,6 +3,10 @@ import Rivulet
 // The tour runs every example from README.md and Docs/ and prints what it produces.
 // `Tests/RivuletTests/Docs/DocumentationSamplesTests.swift` checks that every Swift code block in
 // the documentation appears, line for line, in this target, so the docs cannot drift from the code.
+//
+// The synchronous examples run first, in `examples`; then the async ones, in `asyncExamples`, one
+// after the other on the main actor (this file's top-level code), each awaited to its end, so the
+// output does not depend on timing.
 
 let examples: [(title: String, run: () -> Void)] = [
     ("README: a first example", readmeFirstExample),
@@ -38,10 +42,35 @@ let examples: [(title: String, run: () -> Void)] = [
     ("Activation: a button enabled by two states", activationEnabledButton),
     ("Activation: a thread-safe key-value store", activationKeyValueStore),
     ("Activation: a connection with a timeout", activationTimeout),
+    ("Concurrency: observers run on the sending thread", concurrencySendingThread),
+    ("Concurrency: start(on:) and observe(on:)", concurrencySchedulers),
+]
+
+let asyncExamples: [(title: String, run: () async throws -> Void)] = [
+    ("README: async code", readmeAsync),
+    ("Concurrency: back to the main thread", concurrencyBackToTheMainThread),
+    ("Concurrency: a producer's values", concurrencyProducerValues),
+    ("Concurrency: a failing producer's values", concurrencyFailingValues),
+    ("Concurrency: a signal's values", concurrencySignalValues),
+    ("Concurrency: a property's values", concurrencyPropertyValues),
+    ("Concurrency: buffering policies", concurrencyBufferingPolicies),
+    ("Concurrency: a producer from an async function", concurrencyProducerFromAsyncFunction),
+    ("Concurrency: a producer from an async sequence", concurrencyProducerFromAsyncSequence),
+    ("Concurrency: an async start handler", concurrencyAsyncStartHandler),
+    ("Concurrency: awaiting one result", concurrencyAwaitingOneResult),
+    ("Concurrency: cancelling the iterating task", concurrencyCancellingTheIteration),
+    ("Concurrency: disposing of a start cancels its task", concurrencyDisposingCancelsTheTask),
+    ("Concurrency: sleeping in virtual time", concurrencySleepingInVirtualTime),
 ]
 
 for example in examples {
     print("── \(example.title)")
     example.run()
+    print()
+}
+
+for example in asyncExamples {
+    print("── \(example.title)")
+    try await example.run()
     print()
 }
