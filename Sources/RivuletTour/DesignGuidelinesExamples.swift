@@ -64,12 +64,14 @@ func guidelinesE4Flatten() {
 
 func guidelinesE5() {
     let (signal, input) = Signal<Int, Never>.pipe()
-    var total = 0 // no lock: deliveries never overlap
-    signal.observeValues { total += $0 }
+    var total = 0 // the observer's own state, no lock: deliveries never overlap
+    signal.observeValues { value in
+        total += value
+        if total == 8_000 { print("total \(total)") } // prints: total 8000
+    }
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
         for _ in 0..<1_000 { input.send(value: 1) }
     }
-    print("total \(total)") // prints: total 8000
 }
 
 func guidelinesE6() {
@@ -255,7 +257,7 @@ func guidelinesO3O4() {
     input.send(error: LoadError())
 }
 
-extension Signal {
+extension Signal where Value: Sendable {
     /// Sends each value again after `interval`: the time shift comes from the scheduler the
     /// caller passes in (O5), never from a queue the operator picks.
     func echoed(after interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> {
@@ -281,19 +283,32 @@ func guidelinesO6() {
     ask.send(value: "meaning")   // prints: meaning -> 42
 }
 
+/// The latest values of two sides, behind a lock: the two sources may send at the same time.
+final class LatestPair: @unchecked Sendable { // @unchecked: `latest` is only touched under `lock`
+    private let lock = NSLock()
+    private var latest = (left: 0, right: 0)
+
+    /// Applies `change` under the lock and returns the new sum.
+    func update(_ change: (inout (left: Int, right: Int)) -> Void) -> Int {
+        lock.withLock {
+            change(&latest)
+            return latest.left + latest.right
+        }
+    }
+}
+
 extension Signal where Value == Int, Error == Never {
     /// Sends the sum of the latest values of two signals. The state is shared by two sources, so
     /// it needs a lock; the lock is released before the observer is called (O7).
     func summed(with other: Signal<Int, Never>) -> Signal<Int, Never> {
         Signal<Int, Never> { observer, lifetime in
-            let lock = NSLock()
-            var latest = (left: 0, right: 0)
+            let latest = LatestPair()
             lifetime += self.observeValues { value in
-                let sum = lock.withLock { latest.left = value; return latest.left + latest.right }
+                let sum = latest.update { $0.left = value }
                 observer.send(value: sum) // outside the lock
             }
             lifetime += other.observeValues { value in
-                let sum = lock.withLock { latest.right = value; return latest.left + latest.right }
+                let sum = latest.update { $0.right = value }
                 observer.send(value: sum) // outside the lock
             }
         }

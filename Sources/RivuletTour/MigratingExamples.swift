@@ -6,7 +6,7 @@ func migratingReentrantSend() {
     signal.observeValues { value in
         seen.append(value)
         if value == 1 { input.send(value: 2) } // deadlocks in ReactiveSwift; queued in Rivulet
+        if value == 2 { print(seen) } // prints: [1, 2]
     }
     input.send(value: 1)
-    print(seen) // prints: [1, 2]
 }

@@ -358,9 +358,9 @@ import RivuletChannels
         let channelled = SignalProducer<Int, Never>(value: 2).channel().subscribe(log.handler)
         #expect(log.all == ["1", "complete", "2", "complete"])
         let producer: SignalProducer<Int, ChannelEnd> = Channel<Int>.preclosed(3).producer
-        var events: [String] = []
-        producer.start { events.append("\($0)") }
-        #expect(events.count == 2)
+        let events = Shared<[String]>([])
+        producer.start { event in events.withLock { $0.append("\(event)") } }
+        #expect(events.current.count == 2)
         let property: Property<Int>? = Channel<Int>.preclosed(4).property
         #expect(property?.value == 4)
         let disposable: any Disposable = fromProducer

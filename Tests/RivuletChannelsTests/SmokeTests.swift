@@ -96,10 +96,10 @@ import RivuletChannels
         let output = Channel(SignalProducer<Int, Never>([1, 2, 3])).subscribe(log.handler)
         #expect(log.all == ["1", "2", "3", "complete"])
         let (input, multi) = Channel<Int>.create { $0.continuous(initialValue: 7) }
-        var seen: [Int] = []
-        let disposable = multi.producer.startWithResult { if case let .success(v) = $0 { seen.append(v) } }
+        let seen = Shared<[Int]>([])
+        let disposable = multi.producer.startWithResult { if case let .success(v) = $0 { seen.withLock { $0.append(v) } } }
         input.send(value: 8)
-        #expect(seen == [7, 8])
+        #expect(seen.current == [7, 8])
         let property = multi.property
         #expect(property?.value == 8)
         input.send(value: 9)

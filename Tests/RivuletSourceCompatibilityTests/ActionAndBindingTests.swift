@@ -15,7 +15,7 @@ final class ActionAndBindingTests: XCTestCase {
 
     func testAnUnwrappingVoidInputActionIsDisabledWhileTheStateIsNil() {
         let input = MutableProperty<Int?>(1)
-        let echo: (Int) -> SignalProducer<Int, Never> = SignalProducer.init(value:)
+        let echo: @Sendable (Int) -> SignalProducer<Int, Never> = { SignalProducer(value: $0) }
         let action = Action(unwrapping: input, execute: echo)
         XCTAssertTrue(action.isEnabled.value)
         input.value = nil
@@ -29,7 +29,7 @@ final class ActionAndBindingTests: XCTestCase {
 
     func testAValidatedVoidInputActionGetsTheValidValue() {
         let input = ValidatingProperty(1) { $0 > 0 ? .valid : .invalid(TestError.first) }
-        let echo: (Int) -> SignalProducer<Int, Never> = SignalProducer.init(value:)
+        let echo: @Sendable (Int) -> SignalProducer<Int, Never> = { SignalProducer(value: $0) }
         let action = Action(validated: input, execute: echo)
         XCTAssertTrue(action.isEnabled.value)
         input.value = -1
@@ -42,13 +42,16 @@ final class ActionAndBindingTests: XCTestCase {
     }
 
     func testBindingToAnOptionalTargetBindsTheWrappedTarget() {
-        var received: [Int] = []
+        // A target's action may be called from any thread, so mutating a captured `var` in it
+        // draws a concurrency warning in the Swift 5 mode (an error in Swift 6): collect into an
+        // object instead.
+        let received = Events<Int, Never>()
         let (lifetime, token) = Lifetime.make()
-        let optionalTarget: BindingTarget<Int>? = BindingTarget(lifetime: lifetime) { received.append($0) }
+        let optionalTarget: BindingTarget<Int>? = BindingTarget(lifetime: lifetime) { received.observer.send(value: $0) }
         let property = MutableProperty(1)
         optionalTarget <~ property
         property.value = 2
-        XCTAssertEqual(received, [1, 2])
+        XCTAssertEqual(received.values, [1, 2])
         XCTAssertTrue(optionalTarget.bindingTarget.lifetime === lifetime)
         withExtendedLifetime(token) {}
     }

@@ -15,7 +15,7 @@ public final class Signal<Value, Error: Swift.Error> {
     /// the lifetime of its resources, which ends when the signal terminates or is disposed of.
     ///
     /// Events sent before `init` returns reach no observer: none can be attached yet.
-    public init(_ generator: (Observer, Lifetime) -> Void) {
+    public init(_ generator: (sending Observer, Lifetime) -> Void) {
         let resources = CompositeDisposable()
         core = SignalCore(resources: resources)
         generator(Observer(core: core), Lifetime(resources))

@@ -44,7 +44,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// of; add to it whatever the work must cancel. Releasing the observer does not end the
     /// start, as in ReactiveSwift.
     @inlinable
-    public init(_ startHandler: @escaping @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void) {
+    public init(_ startHandler: @escaping @Sendable (sending Signal<Value, Error>.Observer, Lifetime) -> Void) {
         self.init(handlingStarts: startHandler, ())
     }
 
@@ -52,7 +52,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// is `Sendable`, and so started on several threads, only where `Value` is, and each of these
     /// handlers captures only values of the producer's own types.
     @inlinable
-    init(handlingStarts startHandler: @escaping (Signal<Value, Error>.Observer, Lifetime) -> Void, _: Void) {
+    init(handlingStarts startHandler: @escaping (sending Signal<Value, Error>.Observer, Lifetime) -> Void, _: Void) {
         self = .fused({ downstream, lifetime in
             // A signal core serializes the handler's sends before they reach the operator chain.
             let core = SignalCore<Value, Error>(resources: nil, interruptsWhenInputIsReleased: false)

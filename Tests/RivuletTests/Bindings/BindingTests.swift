@@ -63,7 +63,8 @@ import Testing
     }
 
     @Test func aKeyPathTargetDoesNotRetainItsObject() {
-        final class Label { var text = "" }
+        // Written on the binding's scheduler only (here the immediate one, on this thread).
+        final class Label: @unchecked Sendable { var text = "" }
         var label: Label? = Label()
         weak let weakLabel = label
         let token = Lifetime.Token()

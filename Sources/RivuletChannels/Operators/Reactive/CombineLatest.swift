@@ -89,7 +89,7 @@ extension Channel {
     ///
     /// - Parameter transform: Makes a channel for each value.
     /// - Returns: The flattened channel.
-    public func flatMap<U>(_ transform: @escaping (Value) -> Channel<U>) -> Channel<U> {
+    public func flatMap<U>(_ transform: @escaping @Sendable (Value) -> Channel<U>) -> Channel<U> {
         Channel<U>(producer.flatMap(.merge) { transform($0).innerProducer })
     }
 
@@ -98,7 +98,7 @@ extension Channel {
     ///
     /// - Parameter transform: Makes a channel for each value.
     /// - Returns: The flattened channel.
-    public func flatMapLatest<U>(_ transform: @escaping (Value) -> Channel<U>) -> Channel<U> {
+    public func flatMapLatest<U>(_ transform: @escaping @Sendable (Value) -> Channel<U>) -> Channel<U> {
         Channel<U>(producer.flatMap(.latest) { transform($0).innerProducer })
     }
 
@@ -107,7 +107,7 @@ extension Channel {
     ///
     /// - Parameter transform: Makes a channel for each value.
     /// - Returns: The flattened channel.
-    public func concatMap<U>(_ transform: @escaping (Value) -> Channel<U>) -> Channel<U> {
+    public func concatMap<U>(_ transform: @escaping @Sendable (Value) -> Channel<U>) -> Channel<U> {
         Channel<U>(producer.flatMap(.concat) { transform($0).innerProducer })
     }
 }

@@ -16,8 +16,7 @@ extension Channel {
     ///   - context: Whose clock counts, and where values are sent from.
     /// - Returns: The debounced channel.
     public func debounce(interval: DispatchTimeInterval, flushOnClose: Bool = false, context: Exec = .direct)
-        -> Channel<Value>
-    {
+        -> Channel<Value> where Value: Sendable {
         Channel(producer.debounce(interval.channelSeconds, on: context.clock, discardWhenCompleted: !flushOnClose))
     }
 
@@ -28,7 +27,7 @@ extension Channel {
     ///   - interval: How much later.
     ///   - context: Whose clock counts, and where values are sent from.
     /// - Returns: The delayed channel.
-    public func delay(interval: DispatchTimeInterval, context: Exec = .direct) -> Channel<Value> {
+    public func delay(interval: DispatchTimeInterval, context: Exec = .direct) -> Channel<Value> where Value: Sendable {
         Channel(producer.delay(interval.channelSeconds, on: context.clock))
     }
 
@@ -39,7 +38,7 @@ extension Channel {
     ///   - interval: The shortest time between two values.
     ///   - context: Whose clock counts, and where values are sent from.
     /// - Returns: The throttled channel.
-    public func throttle(interval: DispatchTimeInterval, context: Exec = .direct) -> Channel<Value> {
+    public func throttle(interval: DispatchTimeInterval, context: Exec = .direct) -> Channel<Value> where Value: Sendable {
         Channel(producer.throttle(interval.channelSeconds, on: context.clock))
     }
 
@@ -48,7 +47,7 @@ extension Channel {
     ///
     /// - Parameter count: The number of values per array; positive (precondition).
     /// - Returns: The buffering channel.
-    public func buffer(count: Int) -> Channel<[Value]> {
+    public func buffer(count: Int) -> Channel<[Value]> where Value: Sendable {
         precondition(count > 0, "Rivulet: Channel.buffer(count:): count is \(count); it must be positive")
         return Channel<[Value]>(producer.collect(count: count))
     }
@@ -61,7 +60,7 @@ extension Channel where Value == Int {
     ///   - interval: The time between two values.
     ///   - context: Whose clock counts, and where values are sent from.
     /// - Returns: The counting channel.
-    public static func interval(_ interval: DispatchTimeInterval, context: Exec = .global) -> Channel<Int> {
+    public static func interval(_ interval: DispatchTimeInterval, context: Exec = .global) -> Channel<Int> where Value: Sendable {
         Channel(
             SignalProducer<Date, Never>.timer(interval: interval, on: context.clock)
                 .scan(-1) { count, _ in count + 1 })
