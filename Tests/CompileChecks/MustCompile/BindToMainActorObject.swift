@@ -1,7 +1,6 @@
-// Sound pattern: binding to a `@MainActor` object's state with `<~`, made on the main actor.
-// UNSURE (final API): the target is a `BindingTarget` whose action is a `@MainActor` closure
-// (mirroring the `@MainActor` observer overload), delivered on `UIScheduler`. If the final API
-// spells this differently (for example `viewModel.reactive[\.title] <~ producer`), update the case.
+// Sound pattern: binding to a `@MainActor` object's state with `<~`. The target's action is a
+// `@MainActor` closure, which selects `BindingTarget.init(lifetime:action:)` for main-actor
+// actions: every value is applied on the main actor, in order.
 
 import Rivulet
 
@@ -11,7 +10,7 @@ final class TitleViewModel {
     let (lifetime, token) = Lifetime.make()
 
     var titleTarget: BindingTarget<String> {
-        BindingTarget(on: UIScheduler(), lifetime: lifetime) { @MainActor [weak self] value in
+        BindingTarget(lifetime: lifetime) { @MainActor [weak self] value in
             self?.title = value
         }
     }
