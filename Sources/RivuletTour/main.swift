@@ -44,6 +44,8 @@ let examples: [(title: String, run: () -> Void)] = [
     ("Activation: a connection with a timeout", activationTimeout),
     ("Concurrency: observers run on the sending thread", concurrencySendingThread),
     ("Concurrency: start(on:) and observe(on:)", concurrencySchedulers),
+    ("Concurrency: an observer owns its state", concurrencyObserverOwnsItsState),
+    ("Concurrency: non-Sendable values stay in one region", concurrencyNonSendableValuesStayInOneRegion),
 ]
 
 let asyncExamples: [(title: String, run: () async throws -> Void)] = [
@@ -61,6 +63,8 @@ let asyncExamples: [(title: String, run: () async throws -> Void)] = [
     ("Concurrency: cancelling the iterating task", concurrencyCancellingTheIteration),
     ("Concurrency: disposing of a start cancels its task", concurrencyDisposingCancelsTheTask),
     ("Concurrency: sleeping in virtual time", concurrencySleepingInVirtualTime),
+    ("Concurrency: a main-actor view model", concurrencyMainActorViewModel),
+    ("Concurrency: binding to the main actor", concurrencyBindingToTheMainActor),
 ]
 
 for example in examples {
