@@ -22,3 +22,15 @@ final class Events<Value, Error: Swift.Error> {
         all.last?.isTerminating ?? false
     }
 }
+
+/// Counts calls; a class, so that the closures that count and the test that reads share it.
+final class Counter {
+    private(set) var value = 0
+
+    /// Adds one and returns the new count.
+    @discardableResult
+    func increment() -> Int {
+        value += 1
+        return value
+    }
+}

@@ -76,7 +76,7 @@ extension Signal {
     }
 
     /// Calls its transform while holding its own lock, which its teardown takes too.
-    func mapUnderItsLock<U>(_ transform: @escaping (Value) -> U) -> Signal<U, Error> {
+    func mapUnderItsLock<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> {
         Signal<U, Error> { output, lifetime in
             let lock = NSLock()
             lifetime.observeEnded { lock.withLock {} }
@@ -159,7 +159,7 @@ extension SignalProducer {
 
     /// Starts its source but drops the source's disposable: disposing of a start leaves the
     /// source running.
-    func detachingItsSource() -> SignalProducer<Value, Error> {
+    func detachingItsSource() -> SignalProducer<Value, Error> where Value: Sendable {
         SignalProducer { observer, _ in
             self.start(observer)
         }
@@ -250,7 +250,7 @@ extension Signal where Value == Int {
 extension SignalProducer {
     /// Forwards its source, but starts it outside the start's lifetime: once the start is
     /// disposed of (and so interrupted), the source's later values are still sent into it.
-    func forwardingPastDisposal() -> SignalProducer<Value, Error> {
+    func forwardingPastDisposal() -> SignalProducer<Value, Error> where Value: Sendable {
         SignalProducer { observer, _ in
             self.start(observer)
         }

@@ -61,14 +61,17 @@ private final class DrivenWork: Sendable {
     @Test func isExecutingIsTrueBeforeTheFirstEventAndFalseAfterTheLast() {
         let work = DrivenWork()
         let action = Action<Int, Int, TestError>(execute: work.producer)
-        var executingAtEvents: [Bool] = []
+        let executingAtEvents = Locked<[Bool]>([])
         let executing = EventRecorder<Bool, Never>()
         action.isExecuting.producer.start(executing.observer)
-        action.apply(1).start { _ in executingAtEvents.append(action.isExecuting.value) }
+        action.apply(1).start { _ in
+            let isExecuting = action.isExecuting.value
+            executingAtEvents.withLock { $0.append(isExecuting) }
+        }
         work.last.send(value: 2)
         work.last.sendCompleted()
         // Still executing while the terminal event is delivered; done right after it.
-        #expect(executingAtEvents == [true, true, true])
+        #expect(executingAtEvents.withLock { $0 } == [true, true, true])
         #expect(action.isExecuting.value == false)
         #expect(executing.values == [false, true, false])
     }
@@ -163,16 +166,16 @@ private final class DrivenWork: Sendable {
         action.values.observeValues { value in
             if value == 1 { action.apply(2).start(nested.observer) }
         }
-        var afterwards: [Int] = []
+        let afterwards = Locked<[Int]>([])
         action.isExecuting.signal.observeValues { executing in
-            if !executing, afterwards.isEmpty {
-                afterwards.append(0)
-                action.apply(3).startWithValues { afterwards.append($0) }
+            if !executing, afterwards.withLock({ $0.isEmpty }) {
+                afterwards.withLock { $0.append(0) }
+                action.apply(3).startWithValues { value in afterwards.withLock { $0.append(value) } }
             }
         }
         withWatchdog { action.apply(1).start() }
         #expect(nested.events == [.failed(.disabled)])
-        #expect(afterwards == [0, 3])
+        #expect(afterwards.withLock { $0 } == [0, 3])
     }
 
     @Test func aBindingAppliesTheActionForEachValue() {

@@ -84,7 +84,7 @@ import Testing
             values.withLock { $0.append(value) }
         }
         let (lifetime, token) = Lifetime.make()
-        let scheduled = BindingTarget<Int>(on: scheduler, lifetime: lifetime, action: target.action)
+        let scheduled = BindingTarget<Int>(on: scheduler, lifetime: lifetime, action: { target.action($0) })
         scheduled <~ SignalProducer<Int, Never>([1, 2, 3])
         #expect(values.withLock { $0 } == [])
         scheduler.run()

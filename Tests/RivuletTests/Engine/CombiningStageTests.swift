@@ -68,8 +68,8 @@ import Testing
         let recorder = EventRecorder<Pair<Int, Int>, TestError>()
         let combined =
             zip
-            ? SignalProducer.zip(first.producer, second.producer)
-            : SignalProducer.combineLatest(first.producer, second.producer)
+            ? SignalProducer<Int, TestError>.zip(first.producer, second.producer)
+            : SignalProducer<Int, TestError>.combineLatest(first.producer, second.producer)
         let disposable = combined.map(Pair.init).start(recorder.observer)
         first.input?.send(value: 1)
         first.input?.send(value: 2)
@@ -88,7 +88,7 @@ import Testing
         let first = TrackedSource<Int>()
         let second = TrackedSource<Int>()
         let recorder = EventRecorder<Pair<Int, Int>, TestError>()
-        let disposable = SignalProducer.combineLatest(first.producer.take(first: 1), second.producer)
+        let disposable = SignalProducer<Int, TestError>.combineLatest(first.producer.take(first: 1), second.producer)
             .map(Pair.init)
             .start(recorder.observer)
         first.input?.send(value: 1)
@@ -106,7 +106,8 @@ import Testing
             let read = reads.increment()
             return [SignalProducer(value: read), SignalProducer(value: 0)].makeIterator()
         }
-        let combined = zip ? SignalProducer.zip(producers) : SignalProducer.combineLatest(producers)
+        let combined =
+            zip ? SignalProducer<Int, TestError>.zip(producers) : SignalProducer<Int, TestError>.combineLatest(producers)
         #expect(reads.value == 0)
         let first = EventRecorder<[Int], TestError>()
         let second = EventRecorder<[Int], TestError>()

@@ -9,16 +9,17 @@ import Testing
     @Test func notificationsAreSentWhileTheSignalLives() {
         let center = NotificationCenter()
         let name = Notification.Name("rivulet.test")
-        var received: [String] = []
+        let received = Locked<[String]>([])
         let disposable = center.reactive.notifications(forName: name).observeValues { notification in
-            received.append(notification.userInfo?["id"] as? String ?? "?")
+            let id = notification.userInfo?["id"] as? String ?? "?"
+            received.withLock { $0.append(id) }
         }
         center.post(name: name, object: nil, userInfo: ["id": "a"])
         center.post(name: Notification.Name("other"), object: nil, userInfo: ["id": "x"])
         center.post(name: name, object: nil, userInfo: ["id": "b"])
         disposable?.dispose()
         center.post(name: name, object: nil, userInfo: ["id": "c"])
-        #expect(received == ["a", "b"])
+        #expect(received.withLock { $0 } == ["a", "b"])
     }
 
     @Test func notificationsFilterByObject() {
@@ -65,14 +66,14 @@ import Testing
 @Suite struct UnserializedAliasTests {
     @Test func unserializedSignalsAreStillSerializedAndQueueReentrantSends_E6() {
         let (signal, input) = Signal<Int, Never>.reentrantUnserializedPipe()
-        var seen: [Int] = []
+        let seen = Locked<[Int]>([])
         signal.observeValues { value in
-            seen.append(value)
+            seen.withLock { $0.append(value) }
             if value == 1 { input.send(value: 2) }
-            seen.append(-value)
+            seen.withLock { $0.append(-value) }
         }
         input.send(value: 1)
-        #expect(seen == [1, -1, 2, -2])
+        #expect(seen.withLock { $0 } == [1, -1, 2, -2])
     }
 
     @Test func unserializedProducerRunsItsStartHandler() {

@@ -216,7 +216,7 @@ private final class LifetimeTrace: @unchecked Sendable {
 
     @Test func combineLatestEndsTheOtherInputBeforeTheFailedOne() {
         let trace = LifetimeTrace()
-        let disposable = SignalProducer.combineLatest(trace.producer("a"), trace.producer("b"))
+        let disposable = SignalProducer<Int, TestError>.combineLatest(trace.producer("a"), trace.producer("b"))
             .start(trace.observer())
         trace.send(.failed(TestError(1)), to: "a")
         #expect(trace.recorded == ["start a", "start b", "> a fails 1", "obs failed 1", "end b", "end a"])
@@ -232,8 +232,10 @@ private final class LifetimeTrace: @unchecked Sendable {
 
     @Test func combineLatestOfThreeEndsTheOthersLastFirstThenTheFailedOne() {
         let trace = LifetimeTrace()
-        let disposable = SignalProducer.combineLatest(trace.producer("a"), trace.producer("b"), trace.producer("c"))
-            .start(trace.observer())
+        let disposable = SignalProducer<Int, TestError>.combineLatest(
+            trace.producer("a"), trace.producer("b"), trace.producer("c")
+        )
+        .start(trace.observer())
         trace.send(.failed(TestError(1)), to: "c")
         #expect(
             trace.recorded == [
@@ -244,8 +246,10 @@ private final class LifetimeTrace: @unchecked Sendable {
 
     @Test func disposingCombineLatestOfThreeEndsTheInputsInOrder() {
         let trace = LifetimeTrace()
-        let disposable = SignalProducer.combineLatest(trace.producer("a"), trace.producer("b"), trace.producer("c"))
-            .start(trace.observer())
+        let disposable = SignalProducer<Int, TestError>.combineLatest(
+            trace.producer("a"), trace.producer("b"), trace.producer("c")
+        )
+        .start(trace.observer())
         trace.dispose(disposable)
         #expect(
             trace.recorded == [
@@ -255,7 +259,7 @@ private final class LifetimeTrace: @unchecked Sendable {
 
     @Test func zipEndsTheInputThatCompletedItLastOnceItsValueHasBeenHandled() {
         let trace = LifetimeTrace()
-        let disposable = SignalProducer.zip(trace.producer("a"), trace.producer("b"), trace.producer("c"))
+        let disposable = SignalProducer<Int, TestError>.zip(trace.producer("a"), trace.producer("b"), trace.producer("c"))
             .start(trace.observer())
         trace.send(.value(1), to: "a")
         trace.send(.completed, to: "a")
@@ -284,7 +288,7 @@ private final class LifetimeTrace: @unchecked Sendable {
 
     @Test func theSequenceFormsEndTheOtherInputsInOrderBeforeTheFailedOne() {
         let trace = LifetimeTrace()
-        let disposable = SignalProducer.combineLatest([trace.producer("a"), trace.producer("b")])
+        let disposable = SignalProducer<Int, TestError>.combineLatest([trace.producer("a"), trace.producer("b")])
             .start(trace.observer())
         trace.send(.failed(TestError(1)), to: "a")
         #expect(trace.recorded == ["start a", "start b", "> a fails 1", "obs failed 1", "end b", "end a"])
@@ -293,7 +297,7 @@ private final class LifetimeTrace: @unchecked Sendable {
 
     @Test func disposingASequenceFormInterruptsTheResultThenEndsTheInputsInOrder() {
         let trace = LifetimeTrace()
-        let disposable = SignalProducer.zip([trace.producer("a"), trace.producer("b")]).start(trace.observer())
+        let disposable = SignalProducer<Int, TestError>.zip([trace.producer("a"), trace.producer("b")]).start(trace.observer())
         trace.dispose(disposable)
         #expect(trace.recorded == ["start a", "start b", "> dispose", "obs interrupted", "end a", "end b"])
     }
@@ -345,7 +349,7 @@ private final class LifetimeTrace: @unchecked Sendable {
     @Test func aLiftedBinaryOperatorEndsTheOtherStartBeforeTheFailedOne() {
         let trace = LifetimeTrace()
         let merged: (Signal<Int, TestError>) -> (Signal<Int, TestError>) -> Signal<Int, TestError> = { signal in
-            { other in Signal.merge(signal, other) }
+            { other in Signal<Int, TestError>.merge(signal, other) }
         }
         let disposable = trace.producer("main").lift(merged)(trace.producer("other")).start(trace.observer())
         trace.send(.failed(TestError(1)), to: "main")
@@ -422,7 +426,7 @@ private final class LifetimeTrace: @unchecked Sendable {
 
     @Test func disposingASequenceZipDuringADeliveryOnAnotherThreadDoesNotWaitForIt() {
         expectDisposalDuringADeliveryDoesNotWait(
-            { SignalProducer.zip([$0, $1]) },
+            { SignalProducer<Int, TestError>.zip([$0, $1]) },
             before: { first, _ in first.send(value: 1) },
             deliver: { _, second in second.send(value: 2) }
         )

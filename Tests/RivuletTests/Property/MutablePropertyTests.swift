@@ -14,21 +14,27 @@ import Testing
 
     @Test func aChangeIsEmittedSynchronouslyAfterItIsVisible_R2() {
         let property = MutableProperty(0)
-        var seen: [(emitted: Int, read: Int)] = []
-        property.signal.observeValues { seen.append(($0, property.value)) }
+        let seen = Locked<[(emitted: Int, read: Int)]>([])
+        property.signal.observeValues { value in
+            let read = property.value
+            seen.withLock { $0.append((value, read)) }
+        }
         property.value = 5
         // Delivered before the setter returned, and the value was already the new one.
-        #expect(seen.map(\.emitted) == [5])
-        #expect(seen.map(\.read) == [5])
+        #expect(seen.withLock { $0 }.map(\.emitted) == [5])
+        #expect(seen.withLock { $0 }.map(\.read) == [5])
     }
 
     @Test func readingTheValueInsideAnObserverIsAllowed_R3() {
         let property = MutableProperty("a")
-        var reads: [String] = []
-        property.producer.startWithValues { _ in reads.append(property.value) }
+        let reads = Locked<[String]>([])
+        property.producer.startWithValues { _ in
+            let read = property.value
+            reads.withLock { $0.append(read) }
+        }
         property.value = "b"
         property.modify { $0 += "c" }
-        #expect(reads == ["a", "b", "bc"])
+        #expect(reads.withLock { $0 } == ["a", "b", "bc"])
     }
 
     @Test func theSignalSendsChangesOnlyAndTheProducerStartsWithTheCurrentValue() {
@@ -47,22 +53,26 @@ import Testing
         // Documented order: the write takes effect at once (later observers of the current change
         // already read the new value); its emission follows the current one, to every observer.
         let property = MutableProperty(0)
-        var first: [Int] = []
-        var second: [(Int, Int)] = []
-        var readBack: [Int] = []
+        let first = Locked<[Int]>([])
+        let second = Locked<[(Int, Int)]>([])
+        let readBack = Locked<[Int]>([])
         property.signal.observeValues { value in
-            first.append(value)
+            first.withLock { $0.append(value) }
             if value == 1 {
                 property.value = 2
-                readBack.append(property.value)
+                let read = property.value
+                readBack.withLock { $0.append(read) }
             }
         }
-        property.signal.observeValues { second.append(($0, property.value)) }
+        property.signal.observeValues { value in
+            let read = property.value
+            second.withLock { $0.append((value, read)) }
+        }
         withWatchdog { property.value = 1 }
-        #expect(first == [1, 2])
-        #expect(readBack == [2])
-        #expect(second.map(\.0) == [1, 2])
-        #expect(second.map(\.1) == [2, 2])
+        #expect(first.withLock { $0 } == [1, 2])
+        #expect(readBack.withLock { $0 } == [2])
+        #expect(second.withLock { $0 }.map(\.0) == [1, 2])
+        #expect(second.withLock { $0 }.map(\.1) == [2, 2])
         #expect(property.value == 2)
     }
 
@@ -70,18 +80,18 @@ import Testing
         // The outer set claims the write turn without the lock; the re-entrant `modify` queues its
         // change, which must make the outer set hand over to the slow path and emit it.
         let property = MutableProperty(0)
-        var seen: [Int] = []
+        let seen = Locked<[Int]>([])
         property.signal.observeValues { value in
-            seen.append(value)
+            seen.withLock { $0.append(value) }
             if value == 1 { property.modify { $0 += 10 } }
             if value == 11 { property.modify { $0 += 100 } }
         }
         withWatchdog { property.value = 1 }
-        #expect(seen == [1, 11, 111])
+        #expect(seen.withLock { $0 } == [1, 11, 111])
         #expect(property.value == 111)
         // And the turn is free again: a later set is emitted normally.
         property.value = 5
-        #expect(seen == [1, 11, 111, 5])
+        #expect(seen.withLock { $0 } == [1, 11, 111, 5])
     }
 
     @Test func modifyIsAtomicAndReturnsTheClosureResult() {

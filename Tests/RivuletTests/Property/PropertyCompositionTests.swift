@@ -87,25 +87,25 @@ private func history<Value>(of property: Property<Value>, during changes: () -> 
         let b = MutableProperty(2)
         let c = MutableProperty(3)
         let d = Property(value: 4)
-        let combined = Property.combineLatest(a, b, c, d)
+        let combined = Property<Int>.combineLatest(a, b, c, d)
         let sum = combined.map { (values: (Int, Int, Int, Int)) in values.0 + values.1 + values.2 + values.3 }
         #expect(sum.value == 10)
         c.value = 30
         #expect(sum.value == 37)
-        let zipped = Property.zip(a, b, c)
+        let zipped = Property<Int>.zip(a, b, c)
         #expect(zipped.value == (1, 2, 30))
     }
 
     @Test func sequenceFormsAndTheEmptySentinel() {
         let properties = [MutableProperty(1), MutableProperty(2)]
-        let latest = Property.combineLatest(properties)
+        let latest = Property<Int>.combineLatest(properties)
         #expect(latest?.value == [1, 2])
         properties[1].value = 5
         #expect(latest?.value == [1, 5])
-        #expect(Property.combineLatest([MutableProperty<Int>]()) == nil)
-        #expect(Property.zip([MutableProperty<Int>](), emptySentinel: [9]).value == [9])
-        #expect(Property.combineLatest([MutableProperty<Int>](), emptySentinel: []).value == [])
-        #expect(Property.zip(properties)?.value == [1, 5])
+        #expect(Property<Int>.combineLatest([MutableProperty<Int>]()) == nil)
+        #expect(Property<Int>.zip([MutableProperty<Int>](), emptySentinel: [9]).value == [9])
+        #expect(Property<Int>.combineLatest([MutableProperty<Int>](), emptySentinel: []).value == [])
+        #expect(Property<Int>.zip(properties)?.value == [1, 5])
     }
 
     @Test func flattenLatestFollowsTheCurrentInnerProperty() {
@@ -163,7 +163,7 @@ private func history<Value>(of property: Property<Value>, during changes: () -> 
             weakA = a
             weakB = b
             composed = [
-                a.map { $0 }, a.combineLatest(with: b), a.zip(with: b), Property.combineLatest(a, b),
+                a.map { $0 }, a.combineLatest(with: b), a.zip(with: b), Property<Int>.combineLatest(a, b),
                 a.skipRepeats(), a.combinePrevious(0), a.filter(initial: 0) { _ in true },
                 MutableProperty(a).flatten(.latest),
             ]

@@ -52,16 +52,16 @@ import Testing
     }
 
     @Test func composingHasNoSideEffectOnTheSource_R4() {
-        var starts = 0
+        let starts = Counter()
         let source = SignalProducer<Int, Never> { observer, _ in
-            starts += 1
+            starts.increment()
             observer.send(value: 1)
         }
         let property = Property(initial: 0, then: source)
         _ = property.map { $0 + 1 }
         _ = property.combineLatest(with: property)
         // Only the property's own composition started the producer; composing further did not.
-        #expect(starts == 1)
+        #expect(starts.value == 1)
         #expect(property.value == 1)
     }
 

@@ -65,10 +65,10 @@ private func describe(_ result: ValidatingProperty<String, TooLong>.Result) -> S
 
     @Test func aCoercedWriteBackIsNotValidatedAgain() {
         let property = makeProperty()
-        var reports: [String] = []
-        property.result.producer.map(describe).startWithValues { reports.append($0) }
+        let reports = Locked<[String]>([])
+        property.result.producer.map(describe).startWithValues { report in reports.withLock { $0.append(report) } }
         property.value = "abcd"
-        #expect(reports == ["valid()", "coerced(abc<-abcd, true)"])
+        #expect(reports.withLock { $0 } == ["valid()", "coerced(abc<-abcd, true)"])
     }
 
     @Test func revalidatesTheLatestProposalWhenTheOtherPropertyChanges() {

@@ -44,9 +44,9 @@ import Testing
 
     @Test("A cycle through a kept disposable is broken by the terminal event (S5)")
     func retainCycleThroughAKeptDisposableIsBrokenByTermination_S5() {
-        final class Owner {
-            var bag: [Disposable] = []
-            var received = 0
+        final class Owner: Sendable {
+            let bag = Locked<[Disposable]>([])
+            let received = Counter()
         }
         let (signal, input) = Signal<Int, Never>.pipe()
         let watched = WeakBox<Owner>(nil)
@@ -54,10 +54,12 @@ import Testing
             let owner = Owner()
             watched.object = owner
             // The owner keeps the disposable, the closure keeps the owner: a cycle until the end.
-            if let disposable = signal.observeValues({ _ in owner.received += 1 }) { owner.bag.append(disposable) }
+            if let disposable = signal.observeValues({ _ in owner.received.increment() }) {
+                owner.bag.withLock { $0.append(disposable) }
+            }
         }
         input.send(value: 1)
-        #expect(watched.object?.received == 1, "the owner lives while the signal can still send")
+        #expect(watched.object?.received.value == 1, "the owner lives while the signal can still send")
         input.sendCompleted()
         #expect(watched.object == nil, "the terminal event breaks the cycle")
     }

@@ -6,7 +6,7 @@ import Testing
 /// a deinit that sends on the same signal neither deadlocks nor corrupts it.
 @Suite struct ObserverReleaseTests {
     /// Sends on `input` when it is deinitialized.
-    final class SendsOnDeinit {
+    final class SendsOnDeinit: Sendable {
         let input: Signal<Int, Never>.Observer
         let deinitialized: Locked<Bool>
         init(_ input: Signal<Int, Never>.Observer, _ deinitialized: Locked<Bool>) {

@@ -34,16 +34,16 @@ import Testing
 
     @Test func disposingAStartInterruptsItAndEndsItsLifetime_P4() {
         let ended = Counter()
-        var input: Signal<Int, Never>.Observer?
+        let input = Locked<Signal<Int, Never>.Observer?>(nil)
         let producer = SignalProducer<Int, Never> { observer, lifetime in
-            input = observer
+            input.withLock { $0 = observer }
             lifetime.observeEnded { ended.increment() }
         }
         let recorder = EventRecorder<Int, Never>()
         let disposable = producer.map { $0 * 2 }.start(recorder.observer)
-        input?.send(value: 1)
+        input.withLock { $0 }?.send(value: 1)
         disposable.dispose()
-        input?.send(value: 2)
+        input.withLock { $0 }?.send(value: 2)
         #expect(recorder.events == [.value(2), .interrupted])
         #expect(ended.value == 1)
         #expect(disposable.isDisposed)
@@ -103,14 +103,14 @@ import Testing
     }
 
     @Test func disposingDuringASequenceStopsTheIteration() {
-        var seen: [Int] = []
+        let seen = Locked<[Int]>([])
         SignalProducer<Int, Never>(1...1_000).startWithSignal { signal, interrupter in
             signal.observeValues { value in
-                seen.append(value)
+                seen.withLock { $0.append(value) }
                 if value == 3 { interrupter.dispose() }
             }
         }
-        #expect(seen == [1, 2, 3])
+        #expect(seen.withLock { $0 } == [1, 2, 3])
     }
 
     @Test func signalProducerObservesFromTheStart() {
@@ -159,14 +159,14 @@ import Testing
 
     @Test func releasingAStartHandlersObserverDoesNotEndTheStart() {
         let added = AnyDisposable()
-        var kept: Signal<Int, Never>.Observer?
+        let kept = Locked<Signal<Int, Never>.Observer?>(nil)
         let producer = SignalProducer<Int, Never> { observer, lifetime in
             lifetime += added
-            kept = observer
+            kept.withLock { $0 = observer }
         }
         let recorder = EventRecorder<Int, Never>()
         let disposable = producer.start(recorder.observer)
-        kept = nil
+        kept.withLock { $0 = nil }
         #expect(!added.isDisposed, "as in ReactiveSwift, only disposal or a terminal event ends a start")
         #expect(recorder.events.isEmpty)
         disposable.dispose()
@@ -176,22 +176,22 @@ import Testing
     }
 
     @Test func startFamilyRoutesEachKindOfEvent() {
-        var values: [Int] = []
-        var results: [Result<Int, TestError>] = []
-        var completed = 0
-        var failed: [TestError] = []
-        var interrupted = 0
+        let values = Locked<[Int]>([])
+        let results = Locked<[Result<Int, TestError>]>([])
+        let completed = Counter()
+        let failed = Locked<[TestError]>([])
+        let interrupted = Counter()
         let source = SignalProducer<Int, TestError>(values: [1, 2])
-        source.startWithValues { values.append($0) }
-        source.startWithResult { results.append($0) }
-        source.startWithCompleted { completed += 1 }
-        SignalProducer<Int, TestError>(error: TestError(1)).startWithFailed { failed.append($0) }
-        SignalProducer<Int, TestError>.never.startWithInterrupted { interrupted += 1 }.dispose()
-        #expect(values == [1, 2])
-        #expect(results.map { try? $0.get() } == [1, 2])
-        #expect(completed == 1)
-        #expect(failed == [TestError(1)])
-        #expect(interrupted == 1)
+        source.startWithValues { value in values.withLock { $0.append(value) } }
+        source.startWithResult { result in results.withLock { $0.append(result) } }
+        source.startWithCompleted { completed.increment() }
+        SignalProducer<Int, TestError>(error: TestError(1)).startWithFailed { error in failed.withLock { $0.append(error) } }
+        SignalProducer<Int, TestError>.never.startWithInterrupted { interrupted.increment() }.dispose()
+        #expect(values.withLock { $0 } == [1, 2])
+        #expect(results.withLock { $0 }.map { try? $0.get() } == [1, 2])
+        #expect(completed.value == 1)
+        #expect(failed.withLock { $0 } == [TestError(1)])
+        #expect(interrupted.value == 1)
     }
 
     @Test func fusedChainAppliesItsStagesInOrder() {

@@ -7,8 +7,8 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func sendsOnceEveryInputHasAValueThenOnEveryValue() {
         expectTwoInputOperator(
             [.first(.value(1)), .first(.value(2)), .second(.value("a")), .first(.value(3)), .second(.value("b"))] as [Step],
-            signal: { Signal.combineLatest($0, $1).map(Pair.init) },
-            producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
             yields: [.value(Pair(2, "a")), .value(Pair(3, "a")), .value(Pair(3, "b"))]
         )
     }
@@ -32,8 +32,8 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func completesOnlyWhenEveryInputHasCompleted_E3() {
         expectTwoInputOperator(
             [.first(.value(1)), .second(.value("a")), .first(.completed), .second(.value("b")), .second(.completed)] as [Step],
-            signal: { Signal.combineLatest($0, $1).map(Pair.init) },
-            producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
             yields: [.value(Pair(1, "a")), .value(Pair(1, "b")), .completed]
         )
     }
@@ -42,14 +42,14 @@ private typealias Step = TwoInputStep<Int, String>
         // ReactiveSwift's rule: completion waits for every input, even one that never sent a value.
         expectTwoInputOperator(
             [.first(.completed), .second(.value("a")), .second(.value("b"))] as [Step],
-            signal: { Signal.combineLatest($0, $1).map(Pair.init) },
-            producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
             yields: []
         )
         expectTwoInputOperator(
             [.first(.completed), .second(.value("a")), .second(.completed)] as [Step],
-            signal: { Signal.combineLatest($0, $1).map(Pair.init) },
-            producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
             yields: [.completed]
         )
     }
@@ -57,8 +57,8 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func failureIsForwardedAtOnceAndNothingFollows_E2_E1() {
         expectTwoInputOperator(
             [.first(.value(1)), .second(.failed(TestError(3))), .first(.value(2)), .second(.value("a"))] as [Step],
-            signal: { Signal.combineLatest($0, $1).map(Pair.init) },
-            producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
             yields: [.failed(TestError(3))]
         )
     }
@@ -66,8 +66,8 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func interruptionIsForwardedAtOnce_E4() {
         expectTwoInputOperator(
             [.first(.value(1)), .second(.value("a")), .first(.interrupted), .second(.value("b")), .second(.completed)] as [Step],
-            signal: { Signal.combineLatest($0, $1).map(Pair.init) },
-            producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
             yields: [.value(Pair(1, "a")), .interrupted]
         )
     }
@@ -87,7 +87,7 @@ private typealias Step = TwoInputStep<Int, String>
             observer.sendCompleted()
         }
         let recorder = EventRecorder<Pair<Int, String>, TestError>()
-        SignalProducer.combineLatest(first, second).map(Pair.init).start(recorder.observer)
+        SignalProducer<Int, TestError>.combineLatest(first, second).map(Pair.init).start(recorder.observer)
         #expect(order.withLock { $0 } == ["first", "second"])
         #expect(recorder.events == [.value(Pair(2, "a")), .value(Pair(2, "b")), .completed])
     }
@@ -95,7 +95,7 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func aSourceFailingWhileStartingKeepsTheLaterOnesFromStarting() {
         let later = TrackedSource<Int>()
         let recorder = EventRecorder<Pair<Int, Int>, TestError>()
-        SignalProducer.combineLatest(SignalProducer<Int, TestError>(error: TestError(1)), later.producer)
+        SignalProducer<Int, TestError>.combineLatest(SignalProducer<Int, TestError>(error: TestError(1)), later.producer)
             .map(Pair.init)
             .start(recorder.observer)
         #expect(recorder.events == [.failed(TestError(1))])
@@ -106,7 +106,7 @@ private typealias Step = TwoInputStep<Int, String>
         let first = TrackedSource<Int>()
         let second = TrackedSource<Int>()
         let recorder = EventRecorder<Pair<Int, Int>, TestError>()
-        let disposable = SignalProducer.combineLatest(first.producer, second.producer)
+        let disposable = SignalProducer<Int, TestError>.combineLatest(first.producer, second.producer)
             .map(Pair.init)
             .start(recorder.observer)
         first.input?.send(value: 1)
@@ -121,7 +121,7 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func terminatingStopsEverySource() {
         let first = TrackedSource<Int>()
         let second = TrackedSource<Int>()
-        SignalProducer.combineLatest(first.producer, second.producer).start()
+        SignalProducer<Int, TestError>.combineLatest(first.producer, second.producer).start()
         first.input?.send(error: TestError(2))
         #expect(first.endedCount == 1)
         #expect(second.endedCount == 1)
@@ -138,7 +138,7 @@ private typealias Step = TwoInputStep<Int, String>
                     lifetime.observeEnded { ended.increment() }
                 }
             }
-            let disposable = Signal.combineLatest(source(), source()).map(Pair.init).observe(recorder.observer)
+            let disposable = Signal<Int, TestError>.combineLatest(source(), source()).map(Pair.init).observe(recorder.observer)
             inputs.withLock { $0 }.forEach { $0.send(value: 1) }
             disposable?.dispose()
         }
@@ -151,7 +151,7 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func observingATerminatedSourceEndsTheResult() {
         let (open, openInput) = Signal<Int, TestError>.pipe()
         let recorder = EventRecorder<Pair<Int, Int>, TestError>()
-        Signal.combineLatest(Signal<Int, TestError>.empty, open).map(Pair.init).observe(recorder.observer)
+        Signal<Int, TestError>.combineLatest(Signal<Int, TestError>.empty, open).map(Pair.init).observe(recorder.observer)
         openInput.send(value: 1)
         // The combined signal terminated while being created; observers see `interrupted` (S3).
         #expect(recorder.events == [.interrupted])
@@ -161,7 +161,7 @@ private typealias Step = TwoInputStep<Int, String>
         let (first, firstInput) = Signal<Int, TestError>.pipe()
         let (second, secondInput) = Signal<Int, TestError>.pipe()
         let log = Locked<[String]>([])
-        Signal.combineLatest(first, second).observeValues { a, b in
+        Signal<Int, TestError>.combineLatest(first, second).observeValues { a, b in
             log.withLock { $0.append("begin \(a),\(b)") }
             if a == 1 { firstInput.send(value: 2) }
             log.withLock { $0.append("end \(a),\(b)") }
@@ -176,7 +176,7 @@ private typealias Step = TwoInputStep<Int, String>
         let (b, bInput) = Signal<String, TestError>.pipe()
         let (c, cInput) = Signal<Bool, TestError>.pipe()
         let recorder = EventRecorder<String, TestError>()
-        Signal.combineLatest(a, b, c).map { "\($0)\($1)\($2)" }.observe(recorder.observer)
+        Signal<Int, TestError>.combineLatest(a, b, c).map { "\($0)\($1)\($2)" }.observe(recorder.observer)
         aInput.send(value: 1)
         bInput.send(value: "x")
         cInput.send(value: true)
@@ -184,7 +184,7 @@ private typealias Step = TwoInputStep<Int, String>
         #expect(recorder.values == ["1xtrue", "1ytrue"])
 
         let producerRecorder = EventRecorder<String, TestError>()
-        SignalProducer.combineLatest(
+        SignalProducer<Int, TestError>.combineLatest(
             SignalProducer<Int, TestError>(value: 1), SignalProducer<String, TestError>(value: "x"), c
         ).map { "\($0)\($1)\($2)" }.start(producerRecorder.observer)
         cInput.send(value: false)
@@ -195,7 +195,7 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func tenInputsUseTheFixedArityForm() {
         let p = { (value: Int) in SignalProducer<Int, TestError>(value: value) }
         let recorder = EventRecorder<[Int], TestError>()
-        SignalProducer.combineLatest(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9))
+        SignalProducer<Int, TestError>.combineLatest(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9))
             .map { [$0, $1, $2, $3, $4, $5, $6, $7, $8, $9] }
             .start(recorder.observer)
         #expect(recorder.events == [.value(Array(0..<10)), .completed])
@@ -205,12 +205,12 @@ private typealias Step = TwoInputStep<Int, String>
         let pipes = (0..<12).map { _ in Signal<Int, TestError>.pipe() }
         let s = pipes.map(\.output)
         let eleven = EventRecorder<[Int], TestError>()
-        Signal.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10])
+        Signal<Int, TestError>.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10])
             .map { [$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10] }
             .observe(eleven.observer)
         let twelve = EventRecorder<String, TestError>()
         let (text, textInput) = Signal<String, TestError>.pipe()
-        Signal.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], text)
+        Signal<Int, TestError>.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], text)
             .map { "\($0 + $1 + $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 + $10)\($11)" }
             .observe(twelve.observer)
         for (index, pipe) in pipes.enumerated() { pipe.input.send(value: index) }
@@ -221,7 +221,7 @@ private typealias Step = TwoInputStep<Int, String>
 
         let p = { (value: Int) in SignalProducer<Int, TestError>(value: value) }
         let producerRecorder = EventRecorder<String, TestError>()
-        SignalProducer.combineLatest(
+        SignalProducer<Int, TestError>.combineLatest(
             p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9), p(10), SignalProducer<String, TestError>(value: "z")
         )
         .map { "\($0 + $1 + $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 + $10)\($11)" }
@@ -232,7 +232,7 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func sequenceFormSendsArraysInInputOrder() {
         let pipes = (0..<3).map { _ in Signal<Int, TestError>.pipe() }
         let recorder = EventRecorder<[Int], TestError>()
-        Signal.combineLatest(pipes.map(\.output)).observe(recorder.observer)
+        Signal<Int, TestError>.combineLatest(pipes.map(\.output)).observe(recorder.observer)
         pipes[2].input.send(value: 2)
         pipes[0].input.send(value: 0)
         pipes[1].input.send(value: 1)
@@ -241,35 +241,35 @@ private typealias Step = TwoInputStep<Int, String>
         #expect(recorder.events == [.value([0, 1, 2]), .value([5, 1, 2]), .completed])
 
         let producerRecorder = EventRecorder<[Int], TestError>()
-        SignalProducer.combineLatest([SignalProducer<Int, TestError>(values: 1, 2), SignalProducer(value: 3)])
+        SignalProducer<Int, TestError>.combineLatest([SignalProducer<Int, TestError>(values: 1, 2), SignalProducer(value: 3)])
             .start(producerRecorder.observer)
         #expect(producerRecorder.events == [.value([2, 3]), .completed])
     }
 
     @Test func emptySequence() {
         let recorder = EventRecorder<[Int], TestError>()
-        Signal.combineLatest([Signal<Int, TestError>]()).observe(recorder.observer)
+        Signal<Int, TestError>.combineLatest([Signal<Int, TestError>]()).observe(recorder.observer)
         #expect(recorder.events == [.interrupted])
 
         let producerRecorder = EventRecorder<[Int], TestError>()
-        SignalProducer.combineLatest([SignalProducer<Int, TestError>]()).start(producerRecorder.observer)
+        SignalProducer<Int, TestError>.combineLatest([SignalProducer<Int, TestError>]()).start(producerRecorder.observer)
         #expect(producerRecorder.events == [.completed])
 
         let sentinelRecorder = EventRecorder<[Int], TestError>()
-        SignalProducer.combineLatest([SignalProducer<Int, TestError>](), emptySentinel: [42])
+        SignalProducer<Int, TestError>.combineLatest([SignalProducer<Int, TestError>](), emptySentinel: [42])
             .start(sentinelRecorder.observer)
         #expect(sentinelRecorder.events == [.value([42]), .completed])
     }
 
     @Test func emptySentinelIsIgnoredWhenThereAreProducers() {
         let recorder = EventRecorder<[Int], TestError>()
-        SignalProducer.combineLatest([SignalProducer<Int, TestError>(value: 1)], emptySentinel: [42])
+        SignalProducer<Int, TestError>.combineLatest([SignalProducer<Int, TestError>(value: 1)], emptySentinel: [42])
             .start(recorder.observer)
         #expect(recorder.events == [.value([1]), .completed])
     }
 
     @Test func eachStartIsIndependent_P2() {
-        let producer = SignalProducer.combineLatest(
+        let producer = SignalProducer<Int, TestError>.combineLatest(
             SignalProducer<Int, TestError>(values: 1, 2), SignalProducer<Int, TestError>(value: 10)
         ).map(Pair.init)
         let first = EventRecorder<Pair<Int, Int>, TestError>()
@@ -290,8 +290,8 @@ private typealias Step = TwoInputStep<Int, String>
             let (second, secondInput) = Signal<Int, TestError>.pipe()
             let (recorder, overlaps, disposable) = observeStressed(
                 facade, first: first, second: second,
-                signal: { Signal.combineLatest($0, $1).map(Pair.init) },
-                producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) }
+                signal: { Signal<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
+                producer: { SignalProducer<Int, TestError>.combineLatest($0, $1).map(Pair.init) }
             )
             // Both inputs have a value before the threads start, so every later value makes
             // exactly one combination.
@@ -330,8 +330,8 @@ private typealias Step = TwoInputStep<Int, String>
     func aFailureRacingValuesIsTheLastEvent_E1_E2(_ facade: Facade) {
         expectFailureRacingValuesIsTheLastEvent(
             facade, failingThread: 6,
-            signal: { Signal.combineLatest($0, $1).map(Pair.init) },
-            producer: { SignalProducer.combineLatest($0, $1).map(Pair.init) }
+            signal: { Signal<Int, TestError>.combineLatest($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.combineLatest($0, $1).map(Pair.init) }
         )
     }
 }

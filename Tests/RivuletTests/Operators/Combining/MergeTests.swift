@@ -5,7 +5,7 @@ import Testing
     @Test func signalMergeForwardsAllValuesAndCompletesWhenAllComplete() {
         let pipes = (0..<3).map { _ in Signal<Int, TestError>.pipe() }
         let recorder = EventRecorder<Int, TestError>()
-        Signal.merge(pipes.map(\.output)).observe(recorder.observer)
+        Signal<Int, TestError>.merge(pipes.map(\.output)).observe(recorder.observer)
         pipes[0].input.send(value: 1)
         pipes[2].input.send(value: 3)
         pipes[1].input.send(value: 2)
@@ -21,7 +21,7 @@ import Testing
         let (b, bInput) = Signal<Int, TestError>.pipe()
         let variadic = EventRecorder<Int, TestError>()
         let with = EventRecorder<Int, TestError>()
-        Signal.merge(a, b).observe(variadic.observer)
+        Signal<Int, TestError>.merge(a, b).observe(variadic.observer)
         a.merge(with: b).observe(with.observer)
         aInput.send(value: 1)
         bInput.send(value: 2)
@@ -59,8 +59,8 @@ import Testing
         let one = SignalProducer<Int, TestError>([1, 2])
         let two = SignalProducer<Int, TestError>([3])
         let expected: [Signal<Int, TestError>.Event] = [.value(1), .value(2), .value(3), .completed]
-        #expect(record(SignalProducer.merge([one, two])) == expected)
-        #expect(record(SignalProducer.merge(one, two)) == expected)
+        #expect(record(SignalProducer<Int, TestError>.merge([one, two])) == expected)
+        #expect(record(SignalProducer<Int, TestError>.merge(one, two)) == expected)
         #expect(record(one.merge(with: two)) == expected)
         #expect(record(one.merge(with: SignalProducer(error: TestError(1)))) == [.value(1), .value(2), .failed(TestError(1))])
     }
@@ -69,7 +69,7 @@ import Testing
         let p = SignalProducer<Int, Never>(value: 1)
         let (s, input) = Signal<Int, Never>.pipe()
         let recorder = EventRecorder<Int, Never>()
-        SignalProducer.merge(p, s, p).start(recorder.observer)
+        SignalProducer<Int, Never>.merge(p, s, p).start(recorder.observer)
         input.send(value: 2)
         input.sendCompleted()
         #expect(recorder.events == [.value(1), .value(1), .value(2), .completed])
@@ -113,7 +113,7 @@ import Testing
         let pipes = (0..<8).map { _ in Signal<Int, TestError>.pipe() }
         let recorder = EventRecorder<Int, TestError>()
         let detector = OverlapDetector()
-        Signal.merge(pipes.map(\.output)).observe { event in
+        Signal<Int, TestError>.merge(pipes.map(\.output)).observe { event in
             detector.enter()
             recorder.record(event)
             detector.leave()

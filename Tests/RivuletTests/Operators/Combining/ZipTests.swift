@@ -10,8 +10,8 @@ private typealias Step = TwoInputStep<Int, String>
                 .first(.value(1)), .first(.value(2)), .second(.value("a")), .first(.value(3)),
                 .second(.value("b")), .second(.value("c")), .second(.value("d")),
             ] as [Step],
-            signal: { Signal.zip($0, $1).map(Pair.init) },
-            producer: { SignalProducer.zip($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.zip($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.zip($0, $1).map(Pair.init) },
             yields: [.value(Pair(1, "a")), .value(Pair(2, "b")), .value(Pair(3, "c"))]
         )
     }
@@ -39,15 +39,15 @@ private typealias Step = TwoInputStep<Int, String>
                 .first(.value(1)), .first(.value(2)), .first(.completed), .second(.value("a")),
                 .second(.value("b")), .second(.value("c")),
             ] as [Step],
-            signal: { Signal.zip($0, $1).map(Pair.init) },
-            producer: { SignalProducer.zip($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.zip($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.zip($0, $1).map(Pair.init) },
             yields: [.value(Pair(1, "a")), .value(Pair(2, "b")), .completed]
         )
         // An input that completes with nothing waiting ends the result at once.
         expectTwoInputOperator(
             [.first(.value(1)), .second(.value("a")), .second(.value("b")), .first(.completed)] as [Step],
-            signal: { Signal.zip($0, $1).map(Pair.init) },
-            producer: { SignalProducer.zip($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.zip($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.zip($0, $1).map(Pair.init) },
             yields: [.value(Pair(1, "a")), .completed]
         )
     }
@@ -55,8 +55,8 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func completesWhenEveryInputCompletedEvenWithValuesWaiting() {
         expectTwoInputOperator(
             [.first(.value(1)), .first(.value(2)), .first(.completed), .second(.completed)] as [Step],
-            signal: { Signal.zip($0, $1).map(Pair.init) },
-            producer: { SignalProducer.zip($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.zip($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.zip($0, $1).map(Pair.init) },
             yields: [.completed]
         )
     }
@@ -64,8 +64,8 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func failureIsForwardedAtOnceEvenWithValuesWaiting_E2_E1() {
         expectTwoInputOperator(
             [.first(.value(1)), .first(.value(2)), .second(.failed(TestError(4))), .second(.value("a"))] as [Step],
-            signal: { Signal.zip($0, $1).map(Pair.init) },
-            producer: { SignalProducer.zip($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.zip($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.zip($0, $1).map(Pair.init) },
             yields: [.failed(TestError(4))]
         )
     }
@@ -73,17 +73,19 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func interruptionIsForwardedAtOnce_E4() {
         expectTwoInputOperator(
             [.first(.value(1)), .second(.value("a")), .first(.value(2)), .second(.interrupted), .first(.completed)] as [Step],
-            signal: { Signal.zip($0, $1).map(Pair.init) },
-            producer: { SignalProducer.zip($0, $1).map(Pair.init) },
+            signal: { Signal<Int, TestError>.zip($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.zip($0, $1).map(Pair.init) },
             yields: [.value(Pair(1, "a")), .interrupted]
         )
     }
 
     @Test func producersStartInOrder() {
         let recorder = EventRecorder<Pair<Int, String>, TestError>()
-        SignalProducer.zip(SignalProducer<Int, TestError>(values: 1, 2, 3), SignalProducer<String, TestError>(values: "a", "b"))
-            .map(Pair.init)
-            .start(recorder.observer)
+        SignalProducer<Int, TestError>.zip(
+            SignalProducer<Int, TestError>(values: 1, 2, 3), SignalProducer<String, TestError>(values: "a", "b")
+        )
+        .map(Pair.init)
+        .start(recorder.observer)
         #expect(recorder.events == [.value(Pair(1, "a")), .value(Pair(2, "b")), .completed])
     }
 
@@ -91,7 +93,8 @@ private typealias Step = TwoInputStep<Int, String>
         let first = TrackedSource<Int>()
         let second = TrackedSource<Int>()
         let recorder = EventRecorder<Pair<Int, Int>, TestError>()
-        let disposable = SignalProducer.zip(first.producer, second.producer).map(Pair.init).start(recorder.observer)
+        let disposable = SignalProducer<Int, TestError>.zip(first.producer, second.producer).map(Pair.init).start(
+            recorder.observer)
         first.input?.send(value: 1)
         second.input?.send(value: 2)
         disposable.dispose()
@@ -104,7 +107,7 @@ private typealias Step = TwoInputStep<Int, String>
         let first = TrackedSource<Int>()
         let second = TrackedSource<Int>()
         let recorder = EventRecorder<Pair<Int, Int>, TestError>()
-        SignalProducer.zip(first.producer, second.producer).map(Pair.init).start(recorder.observer)
+        SignalProducer<Int, TestError>.zip(first.producer, second.producer).map(Pair.init).start(recorder.observer)
         first.input?.sendCompleted()
         #expect(recorder.events == [.completed])
         #expect(second.endedCount == 1)
@@ -120,7 +123,7 @@ private typealias Step = TwoInputStep<Int, String>
                     lifetime.observeEnded { ended.increment() }
                 }
             }
-            let disposable = Signal.zip(source(), source()).observe { _ in }
+            let disposable = Signal<Int, TestError>.zip(source(), source()).observe { _ in }
             disposable?.dispose()
         }
         #expect(ended.value == 2)
@@ -131,7 +134,7 @@ private typealias Step = TwoInputStep<Int, String>
         let (first, firstInput) = Signal<Tracked, TestError>.pipe()
         let (second, secondInput) = Signal<Int, TestError>.pipe()
         let weak = WeakBox<Tracked>(nil)
-        Signal.zip(first, second).observe { _ in }
+        Signal<Tracked, TestError>.zip(first, second).observe { _ in }
         do {
             let tracked = Tracked(1)
             weak.object = tracked
@@ -145,17 +148,17 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func threeTenElevenAndTwelveInputs() {
         let p = { (value: Int) in SignalProducer<Int, TestError>(values: value, value * 2) }
         let three = EventRecorder<[Int], TestError>()
-        SignalProducer.zip(p(1), p(2), p(3)).map { [$0, $1, $2] }.start(three.observer)
+        SignalProducer<Int, TestError>.zip(p(1), p(2), p(3)).map { [$0, $1, $2] }.start(three.observer)
         #expect(three.events == [.value([1, 2, 3]), .value([2, 4, 6]), .completed])
 
         let ten = EventRecorder<Int, TestError>()
-        SignalProducer.zip(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9))
+        SignalProducer<Int, TestError>.zip(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9))
             .map { $0 + $1 + $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }
             .start(ten.observer)
         #expect(ten.events == [.value(45), .value(90), .completed])
 
         let eleven = EventRecorder<Int, TestError>()
-        SignalProducer.zip(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9), p(10))
+        SignalProducer<Int, TestError>.zip(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9), p(10))
             .map { $0 + $1 + $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 + $10 }
             .start(eleven.observer)
         #expect(eleven.events == [.value(55), .value(110), .completed])
@@ -164,7 +167,7 @@ private typealias Step = TwoInputStep<Int, String>
         let s = pipes.map(\.output)
         let (text, textInput) = Signal<String, TestError>.pipe()
         let twelve = EventRecorder<String, TestError>()
-        Signal.zip(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], text)
+        Signal<Int, TestError>.zip(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], text)
             .map { "\($0 + $1 + $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 + $10)\($11)" }
             .observe(twelve.observer)
         textInput.send(value: "a")
@@ -179,7 +182,7 @@ private typealias Step = TwoInputStep<Int, String>
     @Test func sequenceForms() {
         let pipes = (0..<3).map { _ in Signal<Int, TestError>.pipe() }
         let recorder = EventRecorder<[Int], TestError>()
-        Signal.zip(pipes.map(\.output)).observe(recorder.observer)
+        Signal<Int, TestError>.zip(pipes.map(\.output)).observe(recorder.observer)
         pipes[1].input.send(value: 10)
         pipes[1].input.send(value: 11)
         pipes[0].input.send(value: 0)
@@ -188,22 +191,23 @@ private typealias Step = TwoInputStep<Int, String>
         #expect(recorder.events == [.value([0, 10, 20]), .completed])
 
         let producerRecorder = EventRecorder<[Int], TestError>()
-        SignalProducer.zip([SignalProducer<Int, TestError>(values: 1, 2), SignalProducer(values: 3, 4, 5)])
+        SignalProducer<Int, TestError>.zip([SignalProducer<Int, TestError>(values: 1, 2), SignalProducer(values: 3, 4, 5)])
             .start(producerRecorder.observer)
         #expect(producerRecorder.events == [.value([1, 3]), .value([2, 4]), .completed])
     }
 
     @Test func emptySequence() {
         let recorder = EventRecorder<[Int], TestError>()
-        Signal.zip([Signal<Int, TestError>]()).observe(recorder.observer)
+        Signal<Int, TestError>.zip([Signal<Int, TestError>]()).observe(recorder.observer)
         #expect(recorder.events == [.interrupted])
 
         let producerRecorder = EventRecorder<[Int], TestError>()
-        SignalProducer.zip([SignalProducer<Int, TestError>]()).start(producerRecorder.observer)
+        SignalProducer<Int, TestError>.zip([SignalProducer<Int, TestError>]()).start(producerRecorder.observer)
         #expect(producerRecorder.events == [.completed])
 
         let sentinelRecorder = EventRecorder<[Int], TestError>()
-        SignalProducer.zip([SignalProducer<Int, TestError>](), emptySentinel: [7]).start(sentinelRecorder.observer)
+        SignalProducer<Int, TestError>.zip([SignalProducer<Int, TestError>](), emptySentinel: [7]).start(
+            sentinelRecorder.observer)
         #expect(sentinelRecorder.events == [.value([7]), .completed])
     }
 }
@@ -217,8 +221,8 @@ private typealias Step = TwoInputStep<Int, String>
             let (second, secondInput) = Signal<Int, TestError>.pipe()
             let (recorder, overlaps, disposable) = observeStressed(
                 facade, first: first, second: second,
-                signal: { Signal.zip($0, $1).map(Pair.init) },
-                producer: { SignalProducer.zip($0, $1).map(Pair.init) }
+                signal: { Signal<Int, TestError>.zip($0, $1).map(Pair.init) },
+                producer: { SignalProducer<Int, TestError>.zip($0, $1).map(Pair.init) }
             )
             sendConcurrently(first: firstInput, second: secondInput, perThread: perThread)
             firstInput.sendCompleted()
@@ -249,8 +253,8 @@ private typealias Step = TwoInputStep<Int, String>
     func aFailureRacingValuesIsTheLastEvent_E1_E2(_ facade: Facade) {
         expectFailureRacingValuesIsTheLastEvent(
             facade, failingThread: 1,
-            signal: { Signal.zip($0, $1).map(Pair.init) },
-            producer: { SignalProducer.zip($0, $1).map(Pair.init) }
+            signal: { Signal<Int, TestError>.zip($0, $1).map(Pair.init) },
+            producer: { SignalProducer<Int, TestError>.zip($0, $1).map(Pair.init) }
         )
     }
 }

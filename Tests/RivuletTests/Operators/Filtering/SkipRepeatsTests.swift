@@ -17,16 +17,17 @@ import Testing
         // As in ReactiveSwift, each value is compared with the one received just before it, sent
         // or not. "Close enough" is not transitive: 2, 3 and 4 are each close to the value before
         // them, so only 1 and 6 get through.
-        var comparisons: [[Int]] = []
-        let isClose: (Int, Int) -> Bool = {
-            comparisons.append([$0, $1]); return abs($0 - $1) <= 1
+        let comparisons = Locked<[[Int]]>([])
+        let isClose: @Sendable (Int, Int) -> Bool = { a, b in
+            comparisons.withLock { $0.append([a, b]) }
+            return abs(a - b) <= 1
         }
         let received = events(
             of: [.value(1), .value(2), .value(3), .value(4), .value(6)] as [IntEvent],
             through: { $0.skipRepeats(isClose) }
         )
         #expect(received == [.value(1), .value(6)])
-        #expect(comparisons == [[1, 2], [2, 3], [3, 4], [4, 6]])
+        #expect(comparisons.withLock { $0 } == [[1, 2], [2, 3], [3, 4], [4, 6]])
         expectOperator(
             [.value(1), .value(2), .value(3), .value(4), .value(6), .completed] as [IntEvent],
             signal: { $0.skipRepeats { abs($0 - $1) <= 1 } },

@@ -54,18 +54,19 @@ import Testing
     // MARK: skip(while:)
 
     @Test func skipWhileDropsUntilThePredicateFailsOnce() {
-        var calls: [Int] = []
+        let calls = Locked<[Int]>([])
         let received = events(
             of: [.value(1), .value(2), .value(5), .value(1), .value(2), .completed] as [IntEvent],
             through: {
-                $0.skip(while: {
-                    calls.append($0); return $0 < 3
+                $0.skip(while: { value in
+                    calls.withLock { $0.append(value) }
+                    return value < 3
                 })
             }
         )
         #expect(received == [.value(5), .value(1), .value(2), .completed])
         // Once open, the predicate is no longer consulted.
-        #expect(calls == [1, 2, 5])
+        #expect(calls.withLock { $0 } == [1, 2, 5])
         expectOperator(
             [.value(1), .value(2), .value(5), .value(1), .completed] as [IntEvent],
             signal: { $0.skip(while: { $0 < 3 }) },

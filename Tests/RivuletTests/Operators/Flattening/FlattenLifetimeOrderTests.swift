@@ -16,7 +16,7 @@ import Testing
         let trace = LifetimeTrace()
         let a = TracedSource("a", trace)
         let b = TracedSource("b", trace)
-        SignalProducer.merge(a.producer, b.producer).start(trace.observer)
+        SignalProducer<Int, TestError>.merge(a.producer, b.producer).start(trace.observer)
         a.complete()
         b.complete()
         #expect(

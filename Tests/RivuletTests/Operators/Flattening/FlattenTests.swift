@@ -277,7 +277,7 @@ import Testing
         do {
             let tracked = Tracked()
             box.object = tracked
-            let transform = { (_: Int) -> Signal<Int, TestError> in
+            let transform = { @Sendable (_: Int) -> Signal<Int, TestError> in
                 _ = tracked
                 return inner
             }

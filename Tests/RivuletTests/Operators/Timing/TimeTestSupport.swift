@@ -17,7 +17,7 @@ struct Timed<Value: Equatable, Error: Swift.Error & Equatable>: Equatable, Custo
 }
 
 /// Records each event with the clock's time at delivery.
-final class TimedRecorder<Value: Equatable, Error: Swift.Error & Equatable>: @unchecked Sendable {
+final class TimedRecorder<Value: Equatable & Sendable, Error: Swift.Error & Equatable>: @unchecked Sendable {
     // @unchecked Sendable: `entries` is a `Locked`, the only mutable storage.
     private let entries = Locked<[Timed<Value, Error>]>([])
     private let clock: DateScheduler

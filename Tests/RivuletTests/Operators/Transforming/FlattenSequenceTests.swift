@@ -27,16 +27,16 @@ import Testing
     }
 
     @Test func disposingDuringAnEndlessSequenceStopsIt() {
-        var seen: [Int] = []
+        let seen = Locked<[Int]>([])
         SignalProducer<UnfoldSequence<Int, (Int?, Bool)>, Never>(value: sequence(first: 1) { $0 + 1 })
             .flatten()
             .startWithSignal { signal, interrupter in
                 signal.observeValues { value in
-                    seen.append(value)
+                    seen.withLock { $0.append(value) }
                     if value == 3 { interrupter.dispose() }
                 }
             }
-        #expect(seen == [1, 2, 3])
+        #expect(seen.withLock { $0 } == [1, 2, 3])
     }
 
     @Test func disposalStopsTheUpstream_P4() {

@@ -14,7 +14,7 @@ func expectDisposalStopsUpstream<V, E, U, F>(
     signal operation: (Signal<V, E>) -> Signal<U, F>,
     producer producerOperation: (SignalProducer<V, E>) -> SignalProducer<U, F>,
     sourceLocation: SourceLocation = #_sourceLocation
-) {
+) where V: Sendable {
     let (upstream, input) = Signal<V, E>.pipe()
     let observation = operation(upstream).observe { _ in }
     #expect(observerCount(upstream) == 1, "signal observed", sourceLocation: sourceLocation)

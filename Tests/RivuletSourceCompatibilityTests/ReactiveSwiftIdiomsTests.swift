@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Rivulet
+import Rivulet
 
 /// Everyday ReactiveSwift code, written as ReactiveSwift users write it, must compile unchanged and
 /// behave as they expect (the migration promise: change the import).
