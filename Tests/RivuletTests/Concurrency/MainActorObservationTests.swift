@@ -95,7 +95,7 @@ extension UISchedulerTests {
             DispatchQueue.global().async {
                 observer.send(value: 1)
                 observer.send(value: 2)
-                observer.send(error: .first)
+                observer.send(error: TestError(7))
             }
         }
         producer.startWithValues { @MainActor value in log.record(value) }
@@ -110,7 +110,7 @@ extension UISchedulerTests {
         #expect(log.values.filter { $0 < 10 } == [1, 2])
         #expect(log.values.filter { $0 >= 10 } == [10, 20])
         #expect(log.allOnMainQueue)
-        #expect(ended.events.withLock { $0 } == ["failed first on main: true"])
+        #expect(ended.events.withLock { $0 } == ["failed TestError(code: 7) on main: true"])
     }
 
     @MainActor

@@ -5,7 +5,9 @@ import Rivulet
 
 /// Sink that the optimiser cannot remove.
 /// Not `Sendable`: only the measuring thread touches it.
-final class Sink {
+// @unchecked Sendable: every probe sends on one thread, so observers update `total` on it, and the
+// probe reads it after its sends have returned.
+final class Sink: @unchecked Sendable {
     var total = 0
 }
 
@@ -206,8 +208,8 @@ func probe_profile_combine3() {
     let (a, aInput) = Signal<Int, Never>.pipe()
     let (b, bInput) = Signal<Int, Never>.pipe()
     let (c, cInput) = Signal<Int, Never>.pipe()
-    Signal.combineLatest(a, b, c).observeValues { sink.total &+= $0 &+ $1 &+ $2 }
-    Signal.zip(a, b, c).observeValues { sink.total &+= $0 &+ $1 &+ $2 }
+    Signal<Int, Never>.combineLatest(a, b, c).observeValues { sink.total &+= $0 &+ $1 &+ $2 }
+    Signal<Int, Never>.zip(a, b, c).observeValues { sink.total &+= $0 &+ $1 &+ $2 }
     let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000
     for value in 0..<count {
         aInput.send(value: value)
@@ -246,9 +248,9 @@ func probe_combining_allocs() {
     let forms: [(String, SignalProducer<Int, Never>)] = [
         ("combineLatest(with:)", three.combineLatest(with: three).map { $0 &+ $1 }),
         ("zip(with:)", three.zip(with: three).map { $0 &+ $1 }),
-        ("combineLatest(a, b, c)", SignalProducer.combineLatest(three, three, three).map { $0 &+ $1 &+ $2 }),
-        ("zip(a, b, c)", SignalProducer.zip(three, three, three).map { $0 &+ $1 &+ $2 }),
-        ("combineLatest([a, b])", SignalProducer.combineLatest([three, three]).map { $0[0] &+ $0[1] }),
+        ("combineLatest(a, b, c)", SignalProducer<Int, Never>.combineLatest(three, three, three).map { $0 &+ $1 &+ $2 }),
+        ("zip(a, b, c)", SignalProducer<Int, Never>.zip(three, three, three).map { $0 &+ $1 &+ $2 }),
+        ("combineLatest([a, b])", SignalProducer<Int, Never>.combineLatest([three, three]).map { $0[0] &+ $0[1] }),
         ("sample(with:)", three.sample(with: three).map { $0 &+ $1 }),
         ("withLatest(from:)", three.withLatest(from: three).map { $0 &+ $1 }),
     ]
