@@ -1,0 +1,229 @@
+// Tracking an expression over `@Observable` models as a producer or a property.
+//
+// `withObservationTracking(_:onChange:)` is the only public tool: it runs an expression, records
+// which observable properties it read, and, once the expression has returned, arms a one-shot
+// `onChange` for them. `onChange` fires in the first mutation's `willSet`, on the mutating thread,
+// before the new value is written. Three consequences shape the engine below:
+//
+// 1. The new value cannot be read inside `onChange`: the write has not happened yet. `onChange`
+//    only asks for a *round* (an evaluation followed by a delivery) on the tracker's own serial
+//    queue, never on the mutating thread. A round reads the model after the mutation's write if
+//    the model makes each mutation atomic with respect to reads (see "What is guaranteed").
+// 2. Arming happens only after the expression has returned, so a mutation landing between the
+//    expression's read of a property and the arming would go unnoticed. A round therefore
+//    evaluates twice: the first evaluation arms the tracking, the second, which reads every
+//    property only after the first tracking is armed, gives the value and arms again. Any
+//    mutation is then either seen by the second read or reported by one of the two trackings.
+// 3. Each tracking fires once and then is gone; the round it asks for re-arms it. Requests that
+//    arrive while a round is queued are merged into it (coalescing: one new value per change, or
+//    fewer for changes in quick succession, always ending with the latest state); a request that
+//    arrives while a round runs asks for one more round after it. A request from a tracking armed
+//    before the latest round began is ignored: that round's own trackings were armed before its
+//    value was read, so the change is either in its value or reported by them. (Without this,
+//    the second tracking of a round, firing for the same mutation after the next round has begun,
+//    would ask for a needless extra round.)
+//
+// Rounds never overlap (the `phase` below admits one at a time), so values are delivered
+// serially and in order: the first round on the starting thread, the later ones on the queue.
+//
+// What is guaranteed: the last value delivered is the expression's value over the latest state,
+// provided that (a) every mutation of a tracked property is atomic with respect to the
+// expression's reads of it, so a read never falls between a mutation's `willSet` and its write,
+// and (b) the expression reads the same properties every time (for an expression whose set of
+// properties changes, a mutation of a newly read property that races the round reading it for
+// the first time can be missed until the next change). A `Sendable` model that holds its lock
+// across the registrar's whole `withMutation` (announcement and write) keeps (a); so does any
+// model whose mutations and reads are serialised by the caller.
+
+import Dispatch
+import Observation
+
+/// The state machine of one tracking: at most one round runs at a time, and change requests made
+/// meanwhile are remembered. Every transition runs under `ObservationTracker.state`'s lock and
+/// returns what to do after it is released.
+private struct ObservationTrackingState<Value> {
+    enum Phase {
+        /// Armed and waiting for a change.
+        case idle
+        /// A round is queued and has not started yet; further changes merge into it.
+        case scheduled
+        /// A round is running; `changedMeanwhile` says whether another must follow it.
+        case evaluating(changedMeanwhile: Bool)
+        /// Disposed of: nothing runs any more.
+        case disposed
+    }
+
+    var phase: Phase = .evaluating(changedMeanwhile: false)
+    /// The number of the latest round begun; a tracking remembers the round that armed it.
+    var round = 0
+    /// The expression and where its values go; both are dropped on disposal so that what they
+    /// capture is released.
+    var expression: (@Sendable () -> Value)?
+    var deliver: (@Sendable (Value) -> Void)?
+
+    /// A property tracked by the tracking armed in round `armedIn` is about to change.
+    ///
+    /// - Returns: Whether the caller must queue a round.
+    mutating func changed(armedIn: Int) -> Bool {
+        guard armedIn == round else { return false }
+        switch phase {
+        case .idle:
+            phase = .scheduled
+            return true
+        case .scheduled, .disposed, .evaluating(changedMeanwhile: true):
+            return false
+        case .evaluating(changedMeanwhile: false):
+            phase = .evaluating(changedMeanwhile: true)
+            return false
+        }
+    }
+
+    /// The first round starts (the phase begins as `.evaluating` for it).
+    ///
+    /// - Returns: The expression and the delivery, or `nil` if the tracking was disposed of.
+    mutating func beginFirstRound() -> (@Sendable () -> Value, @Sendable (Value) -> Void)? {
+        guard case .evaluating = phase, round == 0, let expression, let deliver else { return nil }
+        round = 1
+        return (expression, deliver)
+    }
+
+    /// A queued round starts.
+    ///
+    /// - Returns: The round's number, the expression and the delivery, or `nil` if the tracking
+    ///   was disposed of.
+    mutating func beginRound() -> (Int, @Sendable () -> Value, @Sendable (Value) -> Void)? {
+        guard case .scheduled = phase, let expression, let deliver else { return nil }
+        phase = .evaluating(changedMeanwhile: false)
+        round += 1
+        return (round, expression, deliver)
+    }
+
+    /// A round has delivered its value.
+    ///
+    /// - Returns: Whether the caller must queue another round.
+    mutating func endRound() -> Bool {
+        switch phase {
+        case .evaluating(changedMeanwhile: true):
+            phase = .scheduled
+            return true
+        case .evaluating(changedMeanwhile: false):
+            phase = .idle
+            return false
+        case .idle, .scheduled, .disposed:
+            return false
+        }
+    }
+
+    /// - Returns: The closures to release after the lock.
+    mutating func dispose() -> (Any?, Any?) {
+        phase = .disposed
+        defer {
+            expression = nil
+            deliver = nil
+        }
+        return (expression, deliver)
+    }
+}
+
+/// Follows an expression over `@Observable` models: evaluates it in rounds, re-arming the
+/// observation tracking in each, and hands each round's value to `deliver`.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+final class ObservationTracker<Value: Sendable>: Sendable {
+    private let state: Locked<ObservationTrackingState<Value>>
+    /// Where the rounds after the first run, one at a time; never the mutating thread.
+    private let queue = DispatchQueue(label: "Rivulet.ObservationTracker")
+
+    init(_ expression: @escaping @Sendable () -> Value, deliver: @escaping @Sendable (Value) -> Void) {
+        state = Locked(ObservationTrackingState(expression: expression, deliver: deliver))
+    }
+
+    /// Runs the first round on the calling thread: evaluates, arms, and delivers the current value.
+    func start() {
+        guard let (expression, deliver) = state.withLock({ $0.beginFirstRound() }) else { return }
+        run(1, expression, deliver)
+    }
+
+    /// Stops tracking: no round starts after this returns, and the expression and delivery are
+    /// released. A round already running finishes, and its delivery still happens.
+    func dispose() {
+        let released = state.withLock { $0.dispose() }
+        withExtendedLifetime(released) {}
+    }
+
+    /// Runs one round: `round` is its number, which the trackings it arms remember.
+    private func run(_ round: Int, _ expression: () -> Value, _ deliver: @Sendable (Value) -> Void) {
+        // Arm first, then read: the second evaluation reads each property only after the first
+        // tracking covers it (consequence 2 at the top of this file).
+        _ = withObservationTracking(expression, onChange: changeHandler(round))
+        deliver(withObservationTracking(expression, onChange: changeHandler(round)))
+        if state.withLock({ $0.endRound() }) { schedule() }
+    }
+
+    /// The `onChange` of a tracking armed in `round`. It holds the tracker weakly: the model's
+    /// registrar keeps an unfired handler as long as the model lives, and that must not keep the
+    /// tracking (and the expression, which captures the model) alive.
+    private func changeHandler(_ round: Int) -> @Sendable () -> Void {
+        { [weak self] in
+            guard let self else { return }
+            if state.withLock({ $0.changed(armedIn: round) }) { schedule() }
+        }
+    }
+
+    private func schedule() {
+        queue.async { [self] in
+            guard let (round, expression, deliver) = state.withLock({ $0.beginRound() }) else { return }
+            run(round, expression, deliver)
+        }
+    }
+}
+
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+extension SignalProducer where Error == Never, Value: Sendable {
+    /// A producer of the value of `expression`, an expression that reads `@Observable` models,
+    /// and of each new value it takes when they change.
+    ///
+    /// Each start evaluates `expression` on the starting thread and sends its value at once; then,
+    /// after every change of a property the expression read, it evaluates the expression again and
+    /// sends the new value. The producer never completes on its own; disposing of the start stops
+    /// the tracking, releases `expression`, and evaluates it no more.
+    ///
+    /// Threads and timing: the observation fires as a mutation begins (`willSet`), before the new
+    /// value is written, so the new value is evaluated afterwards, on a serial queue private to the
+    /// start, and sent from there. Values are sent one at a time and in order. Mutations in quick
+    /// succession may give one value carrying the latest state; the last value sent is always the
+    /// expression over the latest state, provided that each mutation is atomic with respect to the
+    /// expression's reads (a thread-safe model holds its lock across the registrar's whole
+    /// `withMutation`), and that the expression reads the same properties each time. Values are not
+    /// compared: use `skipRepeats()` to drop equal ones.
+    ///
+    /// `expression` runs on the starting thread and on the queue, and may run more than once per
+    /// value; keep it free of side effects. Models it captures must be `Sendable`; for a model
+    /// isolated to the main actor, read it on the main actor instead (through `MainActor`
+    /// isolated code, then send into a `MutableProperty`).
+    ///
+    /// - Parameter expression: Reads the models and computes the value.
+    public init(tracking expression: @escaping @Sendable () -> Value) {
+        self.init { observer, lifetime in
+            let tracker = ObservationTracker(expression) { value in observer.send(value: value) }
+            lifetime.observeEnded { tracker.dispose() }
+            tracker.start()
+        }
+    }
+}
+
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+extension Property where Value: Sendable {
+    /// A read-only property whose value is the value of `expression`, an expression that reads
+    /// `@Observable` models, following their changes.
+    ///
+    /// The property evaluates `expression` now, on the calling thread, for its first value, and
+    /// then follows it as `SignalProducer(tracking:)` does: each change of a property the expression
+    /// read gives a new value, evaluated and set after the mutation on a serial queue private to
+    /// this property, and emitted there. The tracking lasts as long as the property, and ends (the
+    /// expression is released) when it is deinitialized.
+    ///
+    /// - Parameter expression: Reads the models and computes the value.
+    public convenience init(tracking expression: @escaping @Sendable () -> Value) {
+        self.init(composing: SignalProducer(tracking: expression), rank: 0)
+    }
+}
