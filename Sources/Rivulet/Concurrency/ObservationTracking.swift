@@ -53,7 +53,8 @@ private struct ObservationTrackingState<Value> {
         case disposed
     }
 
-    var phase: Phase = .evaluating(changedMeanwhile: false)
+    /// The first round is queued from the start (or run at once by `start()`).
+    var phase: Phase = .scheduled
     /// The number of the latest round begun; a tracking remembers the round that armed it.
     var round = 0
     /// The expression and where its values go; both are dropped on disposal so that what they
@@ -78,16 +79,7 @@ private struct ObservationTrackingState<Value> {
         }
     }
 
-    /// The first round starts (the phase begins as `.evaluating` for it).
-    ///
-    /// - Returns: The expression and the delivery, or `nil` if the tracking was disposed of.
-    mutating func beginFirstRound() -> (@Sendable () -> Value, @Sendable (Value) -> Void)? {
-        guard case .evaluating = phase, round == 0, let expression, let deliver else { return nil }
-        round = 1
-        return (expression, deliver)
-    }
-
-    /// A queued round starts.
+    /// A queued round starts (the first one too).
     ///
     /// - Returns: The round's number, the expression and the delivery, or `nil` if the tracking
     ///   was disposed of.
@@ -129,18 +121,44 @@ private struct ObservationTrackingState<Value> {
 /// observation tracking in each, and hands each round's value to `deliver`.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 final class ObservationTracker<Value: Sendable>: Sendable {
-    private let state: Locked<ObservationTrackingState<Value>>
-    /// Where the rounds after the first run, one at a time; never the mutating thread.
-    private let queue = DispatchQueue(label: "Rivulet.ObservationTracker")
+    /// Where rounds run.
+    enum RoundExecutor {
+        /// On a serial queue private to the tracker. The models are read from there while other
+        /// threads may change them, so each round evaluates twice (consequence 2 above).
+        case privateQueue(DispatchQueue)
+        /// On the main actor, which the models are isolated to: nothing changes them while a round
+        /// runs, so one evaluation is enough, and a hop to a later turn of the main actor comes
+        /// after the setter that reported the change has returned.
+        case mainActor
+    }
 
+    private let state: Locked<ObservationTrackingState<Value>>
+    private let executor: RoundExecutor
+
+    /// A tracker whose rounds run on a serial queue of its own.
     init(_ expression: @escaping @Sendable () -> Value, deliver: @escaping @Sendable (Value) -> Void) {
         state = Locked(ObservationTrackingState(expression: expression, deliver: deliver))
+        executor = .privateQueue(DispatchQueue(label: "Rivulet.ObservationTracker"))
+    }
+
+    /// A tracker whose rounds run on the main actor.
+    init(mainActor expression: @escaping @MainActor @Sendable () -> Value, deliver: @escaping @Sendable (Value) -> Void) {
+        // Only rounds on the main actor call it (`start()` from main-actor code, `schedule()`
+        // through a main-actor task), where `assumeIsolated` holds.
+        let onMainActor: @Sendable () -> Value = { MainActor.assumeIsolated { expression() } }
+        state = Locked(ObservationTrackingState(expression: onMainActor, deliver: deliver))
+        executor = .mainActor
     }
 
     /// Runs the first round on the calling thread: evaluates, arms, and delivers the current value.
+    /// A main-actor tracker must be started on the main actor.
     func start() {
-        guard let (expression, deliver) = state.withLock({ $0.beginFirstRound() }) else { return }
-        run(1, expression, deliver)
+        runRound()
+    }
+
+    /// Queues the first round, like a later one.
+    func startLater() {
+        schedule()
     }
 
     /// Stops tracking: no round starts after this returns, and the expression and delivery are
@@ -150,11 +168,15 @@ final class ObservationTracker<Value: Sendable>: Sendable {
         withExtendedLifetime(released) {}
     }
 
-    /// Runs one round: `round` is its number, which the trackings it arms remember.
-    private func run(_ round: Int, _ expression: () -> Value, _ deliver: @Sendable (Value) -> Void) {
-        // Arm first, then read: the second evaluation reads each property only after the first
-        // tracking covers it (consequence 2 at the top of this file).
-        _ = withObservationTracking(expression, onChange: changeHandler(round))
+    /// Runs the queued round, if the tracking was not disposed of meanwhile. `round` is its
+    /// number, which the trackings it arms remember.
+    private func runRound() {
+        guard let (round, expression, deliver) = state.withLock({ $0.beginRound() }) else { return }
+        if case .privateQueue = executor {
+            // Arm first, then read: the second evaluation reads each property only after the
+            // first tracking covers it (consequence 2 at the top of this file).
+            _ = withObservationTracking(expression, onChange: changeHandler(round))
+        }
         deliver(withObservationTracking(expression, onChange: changeHandler(round)))
         if state.withLock({ $0.endRound() }) { schedule() }
     }
@@ -170,9 +192,11 @@ final class ObservationTracker<Value: Sendable>: Sendable {
     }
 
     private func schedule() {
-        queue.async { [self] in
-            guard let (round, expression, deliver) = state.withLock({ $0.beginRound() }) else { return }
-            run(round, expression, deliver)
+        switch executor {
+        case let .privateQueue(queue):
+            queue.async { [self] in runRound() }
+        case .mainActor:
+            Task { @MainActor [self] in runRound() }
         }
     }
 }
@@ -197,14 +221,47 @@ extension SignalProducer where Error == Never, Value: Sendable {
     /// compared: use `skipRepeats()` to drop equal ones.
     ///
     /// `expression` runs on the starting thread and on the queue, and may run more than once per
-    /// value; keep it free of side effects. Models it captures must be `Sendable`; for a model
-    /// isolated to the main actor, read it on the main actor instead (through `MainActor`
-    /// isolated code, then send into a `MutableProperty`).
+    /// value; keep it free of side effects. Models it captures must be `Sendable`; for models
+    /// isolated to the main actor, use `init(trackingOnMainActor:)`.
     ///
     /// - Parameter expression: Reads the models and computes the value.
     public init(tracking expression: @escaping @Sendable () -> Value) {
         self.init { observer, lifetime in
             let tracker = ObservationTracker(expression) { value in observer.send(value: value) }
+            lifetime.observeEnded { tracker.dispose() }
+            tracker.start()
+        }
+    }
+
+    /// A producer of the value of `expression`, an expression that reads `@Observable` models
+    /// isolated to the main actor, and of each new value it takes when they change.
+    ///
+    /// Everything happens on the main actor: each start queues a first evaluation there, which
+    /// sends the current value, and each change of a property the expression read queues another
+    /// one, which runs after the code that made the change has finished its turn on the main actor
+    /// and sends the new value. Changes made in the same turn give one value, with the state they
+    /// leave. Values are sent on the main actor, one at a time and in order; the producer never
+    /// completes on its own, and disposing of the start stops the tracking and releases
+    /// `expression`.
+    ///
+    /// The first value is not sent during `start`, even on the main actor; for a value at once, use
+    /// `Property(trackingOnMainActor:)` from the main actor.
+    ///
+    /// - Parameter expression: Reads the models and computes the value, on the main actor.
+    public init(trackingOnMainActor expression: @escaping @MainActor @Sendable () -> Value) {
+        self.init { observer, lifetime in
+            let tracker = ObservationTracker(mainActor: expression) { value in observer.send(value: value) }
+            lifetime.observeEnded { tracker.dispose() }
+            tracker.startLater()
+        }
+    }
+
+    /// As `init(trackingOnMainActor:)`, but the first value is evaluated and sent during `start`,
+    /// which must therefore run on the main actor (`Property(trackingOnMainActor:)` starts it once,
+    /// from its main-actor initialiser).
+    init(trackingOnMainActorStartingNow expression: @escaping @MainActor @Sendable () -> Value) {
+        self.init { observer, lifetime in
+            let tracker = ObservationTracker(mainActor: expression) { value in observer.send(value: value) }
             lifetime.observeEnded { tracker.dispose() }
             tracker.start()
         }
@@ -225,5 +282,20 @@ extension Property where Value: Sendable {
     /// - Parameter expression: Reads the models and computes the value.
     public convenience init(tracking expression: @escaping @Sendable () -> Value) {
         self.init(composing: SignalProducer(tracking: expression), rank: 0)
+    }
+
+    /// A read-only property whose value is the value of `expression`, an expression that reads
+    /// `@Observable` models isolated to the main actor, following their changes.
+    ///
+    /// The property evaluates `expression` now for its first value. After each change of a
+    /// property the expression read, it evaluates the expression again on the main actor, once the
+    /// code that made the change has finished its turn there, and sets and emits the new value on
+    /// the main actor (changes made in the same turn give one new value). The tracking lasts as
+    /// long as the property, and ends when it is deinitialized.
+    ///
+    /// - Parameter expression: Reads the models and computes the value, on the main actor.
+    @MainActor
+    public convenience init(trackingOnMainActor expression: @escaping @MainActor @Sendable () -> Value) {
+        self.init(composing: SignalProducer(trackingOnMainActorStartingNow: expression), rank: 0)
     }
 }

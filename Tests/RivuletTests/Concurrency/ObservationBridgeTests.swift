@@ -273,6 +273,80 @@ import Testing
         #expect(weakModel == nil)
     }
 
+    // MARK: - Tracking models isolated to the main actor
+
+    @MainActor
+    @Test func aMainActorTrackingPropertyReevaluatesOnALaterTurnOnce() async {
+        let model = MainActorPerson()
+        let evaluations = Counter()
+        let fullName = Property(trackingOnMainActor: {
+            evaluations.increment()
+            return model.firstName + " " + model.lastName
+        })
+        #expect(fullName.value == "Ada Lovelace")
+        #expect(evaluations.value == 1) // on the main actor, one evaluation per value
+
+        model.firstName = "Augusta"
+        model.lastName = "King"
+        // The round is queued behind this turn of the main actor, which has not ended yet.
+        #expect(fullName.value == "Ada Lovelace")
+        #expect(await waitUntilOnMainActor { fullName.value == "Augusta King" })
+        #expect(evaluations.value == 2) // both changes of the turn gave one round
+
+        model.lastName = "Byron"
+        #expect(await waitUntilOnMainActor { fullName.value == "Augusta Byron" })
+        #expect(evaluations.value == 3)
+    }
+
+    @MainActor
+    @Test func aMainActorTrackingProducerSendsItsFirstValueLater() async {
+        let model = MainActorPerson()
+        let recorder = EventRecorder<String, Never>()
+        let evaluations = Counter()
+        let disposable = SignalProducer(trackingOnMainActor: {
+            evaluations.increment()
+            return model.firstName
+        })
+        .start(recorder.observer)
+        #expect(recorder.values.isEmpty) // queued on the main actor, behind this turn
+        #expect(await waitUntilOnMainActor { recorder.values == ["Ada"] })
+        model.firstName = "Augusta"
+        #expect(await waitUntilOnMainActor { recorder.values == ["Ada", "Augusta"] })
+
+        disposable.dispose()
+        let evaluated = evaluations.value
+        model.firstName = "Anne" // disposed: the change handler queues nothing
+        for _ in 0..<10 { await Task.yield() }
+        #expect(evaluations.value == evaluated)
+        #expect(recorder.values == ["Ada", "Augusta"])
+    }
+
+    @Test func aMainActorTrackingProducerStartedElsewhereEvaluatesOnTheMainActor() async {
+        let model = await MainActorPerson()
+        let recorder = EventRecorder<String, Never>()
+        let disposable = await Task.detached {
+            SignalProducer(trackingOnMainActor: { model.firstName }).start(recorder.observer)
+        }.value
+        #expect(await waitUntilOnMainActor { recorder.values == ["Ada"] })
+        await MainActor.run { model.firstName = "Augusta" }
+        #expect(await waitUntilOnMainActor { recorder.values == ["Ada", "Augusta"] })
+        disposable.dispose()
+    }
+
+    @MainActor
+    @Test func aMainActorTrackingPropertyReleasesTheModelWhenDeinitialized() async {
+        weak var weakModel: MainActorPerson?
+        do {
+            let model = MainActorPerson()
+            weakModel = model
+            let property = Property(trackingOnMainActor: { model.lastName })
+            #expect(property.value == "Lovelace")
+            model.lastName = "Byron"
+            #expect(await waitUntilOnMainActor { property.value == "Byron" })
+        }
+        #expect(weakModel == nil)
+    }
+
     // MARK: - The reverse: an Observable view of a property
 
     @Test func theViewShowsThePropertyAndTellsObservationOfEachChange() {
@@ -338,27 +412,29 @@ import Testing
         #expect(fired.value == 1)
     }
 
-    @Test func theViewOnTheUISchedulerAnnouncesChangesOnTheMainQueue() async {
+    @Test func theViewOnASerialQueueAnnouncesChangesOnThatQueue() {
+        // `UIScheduler` is the same case with the main queue; it is not used here because its
+        // own tests need no other main-queue work pending while they run.
+        let key = DispatchSpecificKey<Int>()
+        let queue = DispatchQueue(label: "ObservationBridgeTests.view")
+        queue.setSpecific(key: key, value: 1)
         let source = MutableProperty(1)
-        let view = ObservableProperty(source, on: UIScheduler())
-        let announced = DispatchSemaphore(value: 0)
-        let onMainQueue = Locked<Bool?>(nil)
-        // The first value arrives through the main queue too; wait until it has been applied.
-        let applied = await Task.detached { waitUntil { view.value == 1 } }.value
-        #expect(applied)
+        let view = ObservableProperty(source, on: QueueScheduler(queue: queue))
+        // The first value arrives through the queue too: let the queue apply it first.
+        queue.sync {}
 
-        let ran = await Task.detached {
-            _ = withObservationTracking {
-                view.value
-            } onChange: {
-                onMainQueue.withLock { $0 = UIScheduler.isOnMainQueue }
-                announced.signal()
-            }
-            source.value = 2 // from a thread that is not the main queue
-            return waitFor(announced, seconds: 300) && waitUntil { view.value == 2 }
-        }.value
-        #expect(ran)
-        #expect(onMainQueue.withLock { $0 } == true)
+        let announced = DispatchSemaphore(value: 0)
+        let onQueue = Locked<Bool?>(nil)
+        _ = withObservationTracking {
+            view.value
+        } onChange: {
+            onQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == 1 }
+            announced.signal()
+        }
+        source.value = 2
+        #expect(waitFor(announced, seconds: 300))
+        #expect(onQueue.withLock { $0 } == true)
+        #expect(waitUntil { view.value == 2 })
     }
 
     @Test func theViewIsReleasedAndStopsFollowingWhenDropped() {
@@ -393,6 +469,14 @@ import Testing
 /// A model made with the toolchain's macro: not thread-safe by itself.
 @Observable
 private final class MacroPerson {
+    var firstName = "Ada"
+    var lastName = "Lovelace"
+}
+
+/// A model made with the macro and isolated to the main actor, as SwiftUI models usually are.
+@MainActor
+@Observable
+private final class MainActorPerson {
     var firstName = "Ada"
     var lastName = "Lovelace"
 }
@@ -492,6 +576,18 @@ private func waitUntil(seconds: Double = 300, _ condition: () -> Bool) -> Bool {
     while !condition() {
         if Date() > deadline { return false }
         usleep(200)
+    }
+    return true
+}
+
+/// Polls `condition` on the main actor, letting it run other work in between, until it holds, for
+/// at most `seconds` (a bound against a hang, not a timing assertion); returns whether it held.
+@MainActor
+private func waitUntilOnMainActor(seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 200_000)
     }
     return true
 }
