@@ -9,11 +9,15 @@
 //    only asks for a *round* (an evaluation followed by a delivery) on the tracker's own serial
 //    queue, never on the mutating thread. A round reads the model after the mutation's write if
 //    the model makes each mutation atomic with respect to reads (see "What is guaranteed").
+//    For models isolated to the main actor, rounds run on the main actor instead, in a task: it
+//    runs after the current turn, so after the setter that reported the change has returned.
 // 2. Arming happens only after the expression has returned, so a mutation landing between the
-//    expression's read of a property and the arming would go unnoticed. A round therefore
-//    evaluates twice: the first evaluation arms the tracking, the second, which reads every
-//    property only after the first tracking is armed, gives the value and arms again. Any
+//    expression's read of a property and the arming would go unnoticed. A round on the queue
+//    therefore evaluates twice: the first evaluation arms the tracking, the second, which reads
+//    every property only after the first tracking is armed, gives the value and arms again. Any
 //    mutation is then either seen by the second read or reported by one of the two trackings.
+//    (On the main actor, nothing can change the models between the read and the arming, so one
+//    evaluation is enough.)
 // 3. Each tracking fires once and then is gone; the round it asks for re-arms it. Requests that
 //    arrive while a round is queued are merged into it (coalescing: one new value per change, or
 //    fewer for changes in quick succession, always ending with the latest state); a request that
@@ -24,7 +28,8 @@
 //    would ask for a needless extra round.)
 //
 // Rounds never overlap (the `phase` below admits one at a time), so values are delivered
-// serially and in order: the first round on the starting thread, the later ones on the queue.
+// serially and in order: the first round on the starting thread (or queued like the others), the
+// later ones on the queue or the main actor.
 //
 // What is guaranteed: the last value delivered is the expression's value over the latest state,
 // provided that (a) every mutation of a tracked property is atomic with respect to the
@@ -33,7 +38,8 @@
 // properties changes, a mutation of a newly read property that races the round reading it for
 // the first time can be missed until the next change). A `Sendable` model that holds its lock
 // across the registrar's whole `withMutation` (announcement and write) keeps (a); so does any
-// model whose mutations and reads are serialised by the caller.
+// model whose mutations and reads are serialised by the caller, and a model isolated to the main
+// actor, tracked on the main actor, keeps both.
 
 import Dispatch
 import Observation

@@ -347,6 +347,21 @@ import Testing
         #expect(weakModel == nil)
     }
 
+    /// The sample of Docs/ObservationBridge.snippet.md.
+    @MainActor
+    @Test func theDocumentationSampleRuns() async {
+        let person = MainActorPerson()
+        let fullName = Property(trackingOnMainActor: { person.firstName + " " + person.lastName })
+        #expect(fullName.value == "Ada Lovelace")
+        person.lastName = "Byron"
+        #expect(await waitUntilOnMainActor { fullName.value == "Ada Byron" })
+        let volume = MutableProperty(3)
+        // On the main queue with nothing of UIScheduler's pending, the first value is applied at
+        // once, so no UIScheduler work is left pending for its own tests to see.
+        let forSwiftUI = ObservableProperty(volume, on: UIScheduler())
+        #expect(forSwiftUI.value == 3)
+    }
+
     // MARK: - The reverse: an Observable view of a property
 
     @Test func theViewShowsThePropertyAndTellsObservationOfEachChange() {
