@@ -219,8 +219,9 @@ import Testing
     }
 
     @Test func theModelIsNotKeptAliveByAnUnfiredTracking() {
-        // The model's registrar holds the unfired change handlers; they must not hold the
-        // tracking, whose expression holds the model.
+        // The model's registrar still holds the unfired change handlers after disposal; neither
+        // they nor anything else may keep the expression, which holds the model. (Two safeguards
+        // ensure it: the handlers hold the tracking weakly, and disposal drops the expression.)
         weak var weakModel: LockedPerson?
         let recorder = EventRecorder<String, Never>()
         var disposable: Disposable?
