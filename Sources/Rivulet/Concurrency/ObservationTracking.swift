@@ -174,8 +174,8 @@ final class ObservationTracker<Value: Sendable>: Sendable {
         withExtendedLifetime(released) {}
     }
 
-    /// Runs the queued round, if the tracking was not disposed of meanwhile. `round` is its
-    /// number, which the trackings it arms remember.
+    /// Runs the queued round, if the tracking was not disposed of meanwhile. The trackings it arms
+    /// remember its number (see `changed(armedIn:)`).
     private func runRound() {
         guard let (round, expression, deliver) = state.withLock({ $0.beginRound() }) else { return }
         if case .privateQueue = executor {
@@ -215,7 +215,8 @@ extension SignalProducer where Error == Never, Value: Sendable {
     /// Each start evaluates `expression` on the starting thread and sends its value at once; then,
     /// after every change of a property the expression read, it evaluates the expression again and
     /// sends the new value. The producer never completes on its own; disposing of the start stops
-    /// the tracking, releases `expression`, and evaluates it no more.
+    /// the tracking and releases `expression`, which is not evaluated again (an evaluation already
+    /// running finishes, and its value is not sent).
     ///
     /// Threads and timing: the observation fires as a mutation begins (`willSet`), before the new
     /// value is written, so the new value is evaluated afterwards, on a serial queue private to the
@@ -231,7 +232,11 @@ extension SignalProducer where Error == Never, Value: Sendable {
     /// isolated to the main actor, use `init(trackingOnMainActor:)`.
     ///
     /// - Parameter expression: Reads the models and computes the value.
+    @_disfavoredOverload
     public init(tracking expression: @escaping @Sendable () -> Value) {
+        // Disfavoured, as is `init(trackingOnMainActor:)`: an unlabelled trailing closure matches
+        // a labelled closure parameter too, and `SignalProducer<Int, Never> { 9 }` must keep
+        // meaning ReactiveSwift's `init(_ action:)` (one value, then completion).
         self.init { observer, lifetime in
             let tracker = ObservationTracker(expression) { value in observer.send(value: value) }
             lifetime.observeEnded { tracker.dispose() }
@@ -254,6 +259,7 @@ extension SignalProducer where Error == Never, Value: Sendable {
     /// `Property(trackingOnMainActor:)` from the main actor.
     ///
     /// - Parameter expression: Reads the models and computes the value, on the main actor.
+    @_disfavoredOverload
     public init(trackingOnMainActor expression: @escaping @MainActor @Sendable () -> Value) {
         self.init { observer, lifetime in
             let tracker = ObservationTracker(mainActor: expression) { value in observer.send(value: value) }

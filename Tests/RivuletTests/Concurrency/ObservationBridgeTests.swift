@@ -53,6 +53,14 @@ import Testing
         #expect(recorder.events.last == .interrupted)
     }
 
+    @Test func aTrailingClosureStillMeansTheSynchronousInitialiser() {
+        // A trailing closure also fits the labelled `tracking:` parameters; the ReactiveSwift
+        // initialiser (one value, then completion) must win.
+        let recorder = EventRecorder<Int, Never>()
+        SignalProducer<Int, Never> { 9 }.start(recorder.observer)
+        #expect(recorder.events == [.value(9), .completed])
+    }
+
     @Test func aModelMadeWithTheMacroAndALockAroundItsUseIsTracked() {
         // The macro's stored properties are not thread-safe; the lock around every use makes each
         // mutation atomic with respect to the expression's reads (the documented condition).
