@@ -226,6 +226,36 @@ import Testing
         #expect(weakModel == nil)
     }
 
+    @Test func disposalDuringConcurrentMutationsEndsTheStartAtOnce() {
+        let model = LockedCounts()
+        let evaluations = Counter()
+        let recorder = EventRecorder<Counts, Never>() // reports any value after the interruption (E1)
+        let disposable = SignalProducer(tracking: {
+            evaluations.increment()
+            return Counts(left: model.left, right: model.right)
+        })
+        .start(recorder.observer)
+        let disposed = Locked<Int?>(nil) // the evaluations counted when disposal returned
+
+        runConcurrently(3) { index in
+            if index == 0 {
+                while recorder.values.count < 5 && model.left + model.right < 3_000 { usleep(10) }
+                disposable.dispose()
+                disposed.withLock { $0 = evaluations.value }
+            } else {
+                for _ in 0..<2_000 {
+                    if index == 1 { model.incrementLeft() } else { model.incrementRight() }
+                }
+            }
+        }
+        #expect(recorder.events.last == .interrupted)
+        #expect(recorder.terminalCount == 1)
+        // A round that had begun before the disposal may still finish (two evaluations at most);
+        // none begins after it.
+        let atDisposal = disposed.withLock { $0 } ?? 0
+        #expect(evaluations.value <= atDisposal + 2)
+    }
+
     @Test func theModelIsNotKeptAliveByAnUnfiredTracking() {
         // The model's registrar still holds the unfired change handlers after disposal; neither
         // they nor anything else may keep the expression, which holds the model. (Two safeguards
