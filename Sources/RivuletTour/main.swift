@@ -46,6 +46,7 @@ let examples: [(title: String, run: () -> Void)] = [
     ("Concurrency: start(on:) and observe(on:)", concurrencySchedulers),
     ("Concurrency: an observer owns its state", concurrencyObserverOwnsItsState),
     ("Concurrency: non-Sendable values stay in one region", concurrencyNonSendableValuesStayInOneRegion),
+    ("Concurrency: the Observation bridges", concurrencyObservationBridges),
 ]
 
 let asyncExamples: [(title: String, run: () async throws -> Void)] = [
