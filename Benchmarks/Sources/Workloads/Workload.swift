@@ -61,7 +61,10 @@ public struct Workload: Sendable {
 
 /// Where observers put what they receive. Only the thread running a workload touches it (the
 /// cross-thread workload uses its own synchronisation).
-public final class Sink {
+///
+/// @unchecked Sendable: that one thread is the whole argument; observers that capture a sink run
+/// on it, synchronously, and the workload reads `total` after its sends have returned.
+public final class Sink: @unchecked Sendable {
     // No runtime exclusivity checks: they would add the same few nanoseconds to every side of a
     // workload and so flatter the ratios against the baseline.
     @exclusivity(unchecked) public var total = 0
