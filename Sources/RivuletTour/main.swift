@@ -38,6 +38,7 @@ let examples: [(title: String, run: () -> Void)] = [
     ("Activation: a button enabled by two states", activationEnabledButton),
     ("Activation: a thread-safe key-value store", activationKeyValueStore),
     ("Activation: a connection with a timeout", activationTimeout),
+    ("Concurrency: observing on an actor", concurrencyObservingOnAnActor),
 ]
 
 for example in examples {
