@@ -162,6 +162,26 @@ import Testing
         #expect(disposable.isDisposed)
     }
 
+    @Test func disposingFromInsideTheClosureStopsTheEventsAlreadyQueued() async {
+        let model = Model<Int>()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let handle = Locked<Disposable?>(nil)
+        let disposable = signal.observe(isolatedTo: model) { model, event in
+            model.record(event)
+            if case .value(1) = event { handle.withLock { $0 }?.dispose() }
+        }
+        handle.withLock { $0 = disposable }
+        await onThread("send a burst") {
+            for value in 1...100 { input.send(value: value) }
+            input.sendCompleted()
+        }
+        await waitUntil("the first value arrives") { await model.count == 1 }
+        // The disposal happened in the delivery of 1; the same turn on the actor then found the
+        // mark, so this later job sees the final state.
+        #expect(await model.values == [1])
+        #expect(await model.terminals == [])
+    }
+
     @Test func disposingAProducersStartInterruptsItWithoutDeliveringTheInterruption() async {
         let model = Model<Int>()
         let interrupted = Counter()
