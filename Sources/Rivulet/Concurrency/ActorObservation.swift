@@ -1,6 +1,6 @@
 // Observation on an actor: the observer's closure runs isolated to a given actor, with the actor
 // as an `isolated` parameter, so the compiler checks that it only touches that actor's state
-// synchronously (issue: actor-isolated observation).
+// synchronously.
 //
 // How events reach the actor: each observation owns a mailbox (`ActorObservation`), a queue of
 // events under one lock. The sender appends its event and returns (it never waits for the actor).
@@ -8,8 +8,9 @@
 // while that task is pending or running join its queue instead of starting another. So:
 // - events are delivered in the order they were sent (E5's serial order), one at a time, each
 //   once, whatever order the runtime schedules tasks in: only one drain task exists at a time;
-// - a burst costs one task, not one per event, and the queue keeps its capacity, so a steady
-//   stream allocates nothing per event once the queue has grown;
+// - a burst costs one task, not one per event, and the queue keeps its capacity, so events that
+//   arrive while a drain is pending or running allocate nothing once the queue has grown (an
+//   event that finds the mailbox idle starts a burst of its own, and so one task);
 // - a long burst does not monopolise the actor: after `drainLimit` events the drain yields, and
 //   the actor's other work may run before it continues (still the only drain: order is kept).
 //
