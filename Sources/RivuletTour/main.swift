@@ -47,6 +47,7 @@ let examples: [(title: String, run: () -> Void)] = [
     ("Concurrency: an observer owns its state", concurrencyObserverOwnsItsState),
     ("Concurrency: non-Sendable values stay in one region", concurrencyNonSendableValuesStayInOneRegion),
     ("Concurrency: the Observation bridges", concurrencyObservationBridges),
+    ("Concurrency: observing on an actor", concurrencyObservingOnAnActor),
 ]
 
 let asyncExamples: [(title: String, run: () async throws -> Void)] = [
