@@ -107,7 +107,8 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
     }
 
     /// An action that is enabled whenever it is not executing.
-    public convenience init(execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>) where Input: Sendable, Output: Sendable {
+    public convenience init(execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>)
+    where Input: Sendable, Output: Sendable {
         self.init(state: Property(value: ()), enabledIf: { _ in true }) { _, input in execute(input) }
     }
 

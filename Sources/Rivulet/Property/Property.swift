@@ -124,7 +124,7 @@ extension Property where Value: OptionalProtocol {
     /// A composed property that starts with `initial` and then takes each value of `values`,
     /// wrapped as optionals.
     public convenience init<Values: SignalProducerConvertible>(initial: Value, then values: Values)
-    where Values.Value == Value.Wrapped, Values.Error == Never {
+    where Values.Value == Value.Wrapped, Values.Error == Never, Value: SendableMetatype {
         self.init(initial: initial, then: values.producer.map { Value(reconstructing: $0) })
     }
 }

@@ -88,7 +88,7 @@ extension PropertyProtocol {
     public func flatMap<P: PropertyProtocol>(
         _ strategy: FlattenStrategy,
         _ transform: @escaping @Sendable (Value) -> P
-    ) -> Property<P.Value> {
+    ) -> Property<P.Value> where P: SendableMetatype {
         lift { $0.flatMap(strategy) { transform($0).producer } }
     }
 }
@@ -96,7 +96,7 @@ extension PropertyProtocol {
 extension PropertyProtocol where Value: PropertyProtocol {
     /// A property of the inner properties' values, combined as `strategy` says.
     @inlinable
-    public func flatten(_ strategy: FlattenStrategy) -> Property<Value.Value> {
+    public func flatten(_ strategy: FlattenStrategy) -> Property<Value.Value> where Value: SendableMetatype {
         lift { $0.flatMap(strategy) { $0.producer } }
     }
 }

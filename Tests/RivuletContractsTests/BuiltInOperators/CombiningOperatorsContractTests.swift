@@ -26,9 +26,13 @@ extension BuiltInOperators {
         BuiltInOperator(
             "combineLatest(_:_:)", .combining,
             signal: .signal { signal in
-                fixingOperand(sending: ["a"], failing: ContractError.self) { Signal<Int, ContractError>.combineLatest(signal, $0) }
+                fixingOperand(sending: ["a"], failing: ContractError.self) {
+                    Signal<Int, ContractError>.combineLatest(signal, $0)
+                }
             },
-            producer: .producer { SignalProducer<Int, ContractError>.combineLatest($0, SignalProducer<String, ContractError>(value: "a")) },
+            producer: .producer {
+                SignalProducer<Int, ContractError>.combineLatest($0, SignalProducer<String, ContractError>(value: "a"))
+            },
             signalPair: .signalPair(inputs: [1, 2, 3]) { Signal<Int, ContractError>.combineLatest($0, $1) },
             producerPair: .producerPair(inputs: [1, 2, 3]) { SignalProducer<Int, ContractError>.combineLatest($0, $1) }
         ),
@@ -52,13 +56,17 @@ extension BuiltInOperators {
         BuiltInOperator(
             "combineLatest(_ sequence:)", .combining,
             signal: .signal { signal in
-                fixingOperand(sending: [10], failing: ContractError.self) { Signal<Int, ContractError>.combineLatest([signal, $0]) }
+                fixingOperand(sending: [10], failing: ContractError.self) {
+                    Signal<Int, ContractError>.combineLatest([signal, $0])
+                }
             },
             producer: .producer { SignalProducer<Int, ContractError>.combineLatest([$0, SignalProducer(value: 10)]) }
         ),
         BuiltInOperator(
             "combineLatest(_:emptySentinel:)", .combining,
-            producer: .producer { SignalProducer<Int, ContractError>.combineLatest([$0, SignalProducer(value: 10)], emptySentinel: [0]) }
+            producer: .producer {
+                SignalProducer<Int, ContractError>.combineLatest([$0, SignalProducer(value: 10)], emptySentinel: [0])
+            }
         ),
         // The other side has sent three values and completed: the third input value makes the
         // last pair, and the output completes before its input does.
@@ -74,9 +82,13 @@ extension BuiltInOperators {
         BuiltInOperator(
             "zip(_:_:)", .combining,
             signal: .signal { signal in
-                fixingOperand(sending: ["a", "b", "c"], failing: ContractError.self) { Signal<Int, ContractError>.zip(signal, $0) }
+                fixingOperand(sending: ["a", "b", "c"], failing: ContractError.self) {
+                    Signal<Int, ContractError>.zip(signal, $0)
+                }
             },
-            producer: .producer { SignalProducer<Int, ContractError>.zip($0, SignalProducer<String, ContractError>(values: ["a", "b", "c"])) },
+            producer: .producer {
+                SignalProducer<Int, ContractError>.zip($0, SignalProducer<String, ContractError>(values: ["a", "b", "c"]))
+            },
             signalPair: .signalPair(inputs: [1, 2, 3]) { Signal<Int, ContractError>.zip($0, $1) },
             producerPair: .producerPair(inputs: [1, 2, 3]) { SignalProducer<Int, ContractError>.zip($0, $1) }
         ),
@@ -100,13 +112,17 @@ extension BuiltInOperators {
         BuiltInOperator(
             "zip(_ sequence:)", .combining,
             signal: .signal { signal in
-                fixingOperand(sending: [10, 20, 30], failing: ContractError.self) { Signal<Int, ContractError>.zip([signal, $0]) }
+                fixingOperand(sending: [10, 20, 30], failing: ContractError.self) {
+                    Signal<Int, ContractError>.zip([signal, $0])
+                }
             },
             producer: .producer { SignalProducer<Int, ContractError>.zip([$0, SignalProducer(values: [10, 20, 30])]) }
         ),
         BuiltInOperator(
             "zip(_:emptySentinel:)", .combining,
-            producer: .producer { SignalProducer<Int, ContractError>.zip([$0, SignalProducer(values: [10, 20, 30])], emptySentinel: [0]) }
+            producer: .producer {
+                SignalProducer<Int, ContractError>.zip([$0, SignalProducer(values: [10, 20, 30])], emptySentinel: [0])
+            }
         ),
         // merge ends when all its operands have ended, and an operand's interruption counts as
         // its completion (E4's flattening exception). On signals the other side has completed
@@ -137,10 +153,14 @@ extension BuiltInOperators {
             options: flattenedOperand,
             signal: .signal { signal in
                 fixingOperand(sending: [Int](), failing: ContractError.self) { first in
-                    fixingOperand(sending: [Int](), failing: ContractError.self) { Signal<Int, ContractError>.merge(signal, first, $0) }
+                    fixingOperand(sending: [Int](), failing: ContractError.self) {
+                        Signal<Int, ContractError>.merge(signal, first, $0)
+                    }
                 }
             },
-            producer: .producer { SignalProducer<Int, ContractError>.merge($0, SignalProducer(value: 10), SignalProducer(value: 20)) },
+            producer: .producer {
+                SignalProducer<Int, ContractError>.merge($0, SignalProducer(value: 10), SignalProducer(value: 20))
+            },
             formsDiffer: mergeOperands
         ),
         // concat, prefix and then exist on producers only.

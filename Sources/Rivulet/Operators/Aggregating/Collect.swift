@@ -89,7 +89,8 @@ extension Signal {
     /// far and the new value; if it returns `true` the array is sent and the new value starts the
     /// next one. Completion sends what remains.
     @inlinable
-    public func collect(_ shouldEmit: sending @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<[Value], Error> {
+    public func collect(_ shouldEmit: sending @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<[Value], Error>
+    {
         flatMapEvent(Event.collectValues(before: shouldEmit, after: nil))
     }
 }
@@ -113,7 +114,8 @@ extension SignalProducer {
     /// A producer of arrays of values: each value is added to the array, which is sent (and a new
     /// one started) whenever `shouldEmit` returns `true` for it. Completion sends what remains.
     @inlinable
-    public func collect(_ shouldEmit: @escaping @Sendable (_ collectedValues: [Value]) -> Bool) -> SignalProducer<[Value], Error> {
+    public func collect(_ shouldEmit: @escaping @Sendable (_ collectedValues: [Value]) -> Bool) -> SignalProducer<[Value], Error>
+    {
         flatMapEvent(Signal.Event.collectValues(before: nil, after: shouldEmit))
     }
 
@@ -121,8 +123,9 @@ extension SignalProducer {
     /// far and the new value; if it returns `true` the array is sent and the new value starts the
     /// next one. Completion sends what remains.
     @inlinable
-    public func collect(_ shouldEmit: @escaping @Sendable (_ collected: [Value], _ latest: Value) -> Bool) -> SignalProducer<[Value], Error>
-    {
+    public func collect(_ shouldEmit: @escaping @Sendable (_ collected: [Value], _ latest: Value) -> Bool) -> SignalProducer<
+        [Value], Error
+    > {
         flatMapEvent(Signal.Event.collectValues(before: shouldEmit, after: nil))
     }
 }

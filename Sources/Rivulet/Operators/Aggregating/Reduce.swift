@@ -37,7 +37,9 @@ extension Signal {
     /// A signal that sends one value when this signal completes: `initialResult` updated in place
     /// by `nextPartialResult` with every value, in order.
     @inlinable
-    public func reduce<U>(into initialResult: U, _ nextPartialResult: sending @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
+    public func reduce<U>(into initialResult: U, _ nextPartialResult: sending @escaping (inout U, Value) -> Void) -> Signal<
+        U, Error
+    > {
         flatMapEvent(Event.reduceValues(into: initialResult, nextPartialResult))
     }
 }
@@ -46,7 +48,9 @@ extension SignalProducer {
     /// A producer that sends one value when a start completes: every value combined, in order,
     /// by `nextPartialResult`, starting from `initialResult` (sent as is if there were no values).
     @inlinable
-    public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping @Sendable (U, Value) -> U) -> SignalProducer<U, Error> {
+    public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping @Sendable (U, Value) -> U) -> SignalProducer<
+        U, Error
+    > {
         flatMapEvent(
             Signal.Event.reduceValues(into: initialResult) { result, value in
                 result = nextPartialResult(result, value)
@@ -56,9 +60,11 @@ extension SignalProducer {
     /// A producer that sends one value when a start completes: `initialResult` updated in place
     /// by `nextPartialResult` with every value, in order.
     @inlinable
-    public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping @Sendable (inout U, Value) -> Void) -> SignalProducer<
-        U, Error
-    > {
+    public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping @Sendable (inout U, Value) -> Void)
+        -> SignalProducer<
+            U, Error
+        >
+    {
         flatMapEvent(Signal.Event.reduceValues(into: initialResult, nextPartialResult))
     }
 }

@@ -88,7 +88,7 @@ extension Signal {
     /// events of the stream (producer, signal, property, …) `transform` returns for it.
     public func flatMapError<Inner: SignalProducerConvertible>(
         _ transform: sending @escaping (Error) -> Inner
-    ) -> Signal<Value, Inner.Error> where Inner.Value == Value {
+    ) -> Signal<Value, Inner.Error> where Inner.Value == Value, Inner: SendableMetatype {
         flatMapError { transform($0).producer }
     }
 }
@@ -111,7 +111,7 @@ extension SignalProducer {
     /// events of the stream (producer, signal, property, …) `transform` returns for it.
     public func flatMapError<Inner: SignalProducerConvertible>(
         _ transform: @escaping @Sendable (Error) -> Inner
-    ) -> SignalProducer<Value, Inner.Error> where Inner.Value == Value {
+    ) -> SignalProducer<Value, Inner.Error> where Inner.Value == Value, Inner: SendableMetatype {
         flatMapError { transform($0).producer }
     }
 }

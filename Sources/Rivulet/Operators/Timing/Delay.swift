@@ -102,7 +102,8 @@ extension SignalProducer {
     /// - Parameters:
     ///   - interval: The delay in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
-    public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> where Value: Sendable {
+    public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error>
+    where Value: Sendable {
         flatMapTimeShifted(Signal.Event.delay(interval, on: scheduler))
     }
 }

@@ -15,7 +15,8 @@ extension SignalProducer {
     ///   - count: The number of retries; not negative (precondition). With 0 this is `self`.
     ///   - interval: The wait before each retry, in seconds; not negative (precondition).
     ///   - scheduler: The clock, and where retries start.
-    public func retry(upTo count: Int, interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> where Value: Sendable {
+    public func retry(upTo count: Int, interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error>
+    where Value: Sendable {
         precondition(count >= 0, "Rivulet: retry(upTo:interval:on:): count is \(count); it must be 0 or more")
         precondition(interval >= 0, "Rivulet: retry(upTo:interval:on:): interval is \(interval); it must be 0 or more")
         guard count > 0 else { return self }

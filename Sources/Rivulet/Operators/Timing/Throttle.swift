@@ -183,7 +183,8 @@ extension SignalProducer {
     /// - Parameters:
     ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
-    public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error> where Value: Sendable {
+    public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error>
+    where Value: Sendable {
         flatMapTimeShifted(Signal.Event.throttle(interval, on: scheduler))
     }
 

@@ -108,7 +108,8 @@ extension Signal {
     /// - Parameters:
     ///   - scheduler: Where the transform runs and the events are delivered.
     ///   - transform: The transform; it runs on `scheduler`, hence `@Sendable`.
-    public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> where Value: Sendable {
+    public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error>
+    where Value: Sendable {
         flatMapTimeShifted(Event.lazyMap(on: scheduler, transform: transform))
     }
 }

@@ -37,7 +37,9 @@ extension Signal {
     /// A signal of running results, where `nextPartialResult` updates the result in place (no
     /// copy per value), and the updated result is sent after each value.
     @inlinable
-    public func scan<U>(into initialResult: U, _ nextPartialResult: sending @escaping (inout U, Value) -> Void) -> Signal<U, Error> {
+    public func scan<U>(into initialResult: U, _ nextPartialResult: sending @escaping (inout U, Value) -> Void) -> Signal<
+        U, Error
+    > {
         flatMapEvent(
             Event.scanMapValues(into: initialResult) { result, value in
                 nextPartialResult(&result, value)
@@ -48,7 +50,9 @@ extension Signal {
     /// A signal of what `next` returns for each value, given a state it carries from value to
     /// value: `next` returns the new state and the output, so the state itself stays private.
     @inlinable
-    public func scanMap<State, U>(_ initialState: State, _ next: sending @escaping (State, Value) -> (State, U)) -> Signal<U, Error> {
+    public func scanMap<State, U>(_ initialState: State, _ next: sending @escaping (State, Value) -> (State, U)) -> Signal<
+        U, Error
+    > {
         flatMapEvent(
             Event.scanMapValues(into: initialState) { state, value in
                 let (newState, output) = next(state, value)
@@ -59,7 +63,9 @@ extension Signal {
 
     /// A signal of what `next` returns for each value, given a state it updates in place.
     @inlinable
-    public func scanMap<State, U>(into initialState: State, _ next: sending @escaping (inout State, Value) -> U) -> Signal<U, Error> {
+    public func scanMap<State, U>(into initialState: State, _ next: sending @escaping (inout State, Value) -> U) -> Signal<
+        U, Error
+    > {
         flatMapEvent(Event.scanMapValues(into: initialState, next))
     }
 }
@@ -69,7 +75,8 @@ extension SignalProducer {
     /// from `initialResult`) by `nextPartialResult`, and the new result is sent. Each start
     /// begins again from `initialResult`.
     @inlinable
-    public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping @Sendable (U, Value) -> U) -> SignalProducer<U, Error> {
+    public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping @Sendable (U, Value) -> U) -> SignalProducer<U, Error>
+    {
         flatMapEvent(
             Signal.Event.scanMapValues(into: initialResult) { result, value in
                 result = nextPartialResult(result, value)
@@ -80,9 +87,11 @@ extension SignalProducer {
     /// A producer of running results, where `nextPartialResult` updates the result in place, and
     /// the updated result is sent after each value. Each start begins again from `initialResult`.
     @inlinable
-    public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping @Sendable (inout U, Value) -> Void) -> SignalProducer<
-        U, Error
-    > {
+    public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping @Sendable (inout U, Value) -> Void)
+        -> SignalProducer<
+            U, Error
+        >
+    {
         flatMapEvent(
             Signal.Event.scanMapValues(into: initialResult) { result, value in
                 nextPartialResult(&result, value)
@@ -93,9 +102,11 @@ extension SignalProducer {
     /// A producer of what `next` returns for each value, given a state it carries from value to
     /// value. Each start begins again from `initialState`.
     @inlinable
-    public func scanMap<State, U>(_ initialState: State, _ next: @escaping @Sendable (State, Value) -> (State, U)) -> SignalProducer<
-        U, Error
-    > {
+    public func scanMap<State, U>(_ initialState: State, _ next: @escaping @Sendable (State, Value) -> (State, U))
+        -> SignalProducer<
+            U, Error
+        >
+    {
         flatMapEvent(
             Signal.Event.scanMapValues(into: initialState) { state, value in
                 let (newState, output) = next(state, value)
@@ -107,9 +118,11 @@ extension SignalProducer {
     /// A producer of what `next` returns for each value, given a state it updates in place. Each
     /// start begins again from `initialState`.
     @inlinable
-    public func scanMap<State, U>(into initialState: State, _ next: @escaping @Sendable (inout State, Value) -> U) -> SignalProducer<
-        U, Error
-    > {
+    public func scanMap<State, U>(into initialState: State, _ next: @escaping @Sendable (inout State, Value) -> U)
+        -> SignalProducer<
+            U, Error
+        >
+    {
         flatMapEvent(Signal.Event.scanMapValues(into: initialState, next))
     }
 }

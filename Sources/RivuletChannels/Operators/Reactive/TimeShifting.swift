@@ -16,7 +16,8 @@ extension Channel {
     ///   - context: Whose clock counts, and where values are sent from.
     /// - Returns: The debounced channel.
     public func debounce(interval: DispatchTimeInterval, flushOnClose: Bool = false, context: Exec = .direct)
-        -> Channel<Value> where Value: Sendable {
+        -> Channel<Value> where Value: Sendable
+    {
         Channel(producer.debounce(interval.channelSeconds, on: context.clock, discardWhenCompleted: !flushOnClose))
     }
 
