@@ -12,5 +12,6 @@ actor Notebook {
 }
 
 func keep(_ notes: Signal<Note, Never>, in book: Notebook) {
-    _ = notes.observeValues(isolatedTo: book) { book, note in book.notes.append(note) } // expected-error: does not conform to the 'Sendable' protocol || conform to 'Sendable'
+    // expected-error: does not conform to the 'Sendable' protocol || conform to 'Sendable'
+    _ = notes.observeValues(isolatedTo: book) { book, note in book.notes.append(note) }
 }
