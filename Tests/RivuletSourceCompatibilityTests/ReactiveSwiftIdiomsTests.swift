@@ -9,7 +9,9 @@ import Rivulet
         let scheduler = TestScheduler()
         let (queries, input) = Signal<String, Never>.pipe()
         var results: [String] = []
-        let lookup: (String) -> SignalProducer<String, Never> = { query in
+        // `@Sendable`: an operator's closure may run on any sending thread. Without it, this
+        // ReactiveSwift code still compiles in the Swift 5 mode, with a warning that says so.
+        let lookup: @Sendable (String) -> SignalProducer<String, Never> = { query in
             SignalProducer(value: "results for \(query)").delay(1, on: scheduler)
         }
         queries

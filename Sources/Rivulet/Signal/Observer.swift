@@ -23,7 +23,7 @@ extension Signal {
 
         /// An observer that runs `action` for every event.
         @inlinable
-        public init(_ action: sending @escaping Action) {
+        public init(_ action: @escaping @Sendable (Event) -> Void) {
             self.action = action
             inputOf = nil
             super.init()
@@ -37,14 +37,17 @@ extension Signal {
             completed: sending (() -> Void)? = nil,
             interrupted: sending (() -> Void)? = nil
         ) {
-            self.init { event in
-                switch event {
-                case let .value(v): value?(v)
-                case let .failed(error): failed?(error)
-                case .completed: completed?()
-                case .interrupted: interrupted?()
-                }
-            }
+            // The closures were handed over (`sending`) and are called only while a signal's
+            // delivery turn is held, so never concurrently.
+            self.init(
+                relaying: { event in
+                    switch event {
+                    case let .value(v): value?(v)
+                    case let .failed(error): failed?(error)
+                    case .completed: completed?()
+                    case .interrupted: interrupted?()
+                    }
+                }, ())
         }
 
         /// An observer for Rivulet's own stages, whose closures the stage's delivery turn already

@@ -45,7 +45,7 @@ extension SignalProducer {
     @inlinable
     @discardableResult
     public func start(_ action: sending @escaping Signal<Value, Error>.Observer.Action) -> Disposable {
-        start(Signal.Observer(action))
+        start(Signal.Observer(relaying: action, ()))
     }
 
     /// Starts the producer, running `action` with a result for each value and for a failure.

@@ -81,7 +81,7 @@ extension Signal {
     /// A signal of arrays of values: each value is added to the array, which is sent (and a new
     /// one started) whenever `shouldEmit` returns `true` for it. Completion sends what remains.
     @inlinable
-    public func collect(_ shouldEmit: sending @escaping (_ collectedValues: [Value]) -> Bool) -> Signal<[Value], Error> {
+    public func collect(_ shouldEmit: @escaping @Sendable (_ collectedValues: [Value]) -> Bool) -> Signal<[Value], Error> {
         flatMapEvent(Event.collectValues(before: nil, after: shouldEmit))
     }
 
@@ -89,7 +89,7 @@ extension Signal {
     /// far and the new value; if it returns `true` the array is sent and the new value starts the
     /// next one. Completion sends what remains.
     @inlinable
-    public func collect(_ shouldEmit: sending @escaping (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<[Value], Error>
+    public func collect(_ shouldEmit: @escaping @Sendable (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<[Value], Error>
     {
         flatMapEvent(Event.collectValues(before: shouldEmit, after: nil))
     }

@@ -27,7 +27,7 @@ extension Signal {
     /// A signal that sends one value when this signal completes: every value combined, in order,
     /// by `nextPartialResult`, starting from `initialResult` (sent as is if there were no values).
     @inlinable
-    public func reduce<U>(_ initialResult: U, _ nextPartialResult: sending @escaping (U, Value) -> U) -> Signal<U, Error> {
+    public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping @Sendable (U, Value) -> U) -> Signal<U, Error> {
         flatMapEvent(
             Event.reduceValues(into: initialResult) { result, value in
                 result = nextPartialResult(result, value)
@@ -37,7 +37,7 @@ extension Signal {
     /// A signal that sends one value when this signal completes: `initialResult` updated in place
     /// by `nextPartialResult` with every value, in order.
     @inlinable
-    public func reduce<U>(into initialResult: U, _ nextPartialResult: sending @escaping (inout U, Value) -> Void) -> Signal<
+    public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping @Sendable (inout U, Value) -> Void) -> Signal<
         U, Error
     > {
         flatMapEvent(Event.reduceValues(into: initialResult, nextPartialResult))

@@ -57,7 +57,7 @@ extension Signal.Event where Value == Never {
 extension Signal {
     /// A signal that fails with `transform(error)` where this one fails with `error`.
     @inlinable
-    public func mapError<F>(_ transform: sending @escaping (Error) -> F) -> Signal<Value, F> {
+    public func mapError<F>(_ transform: @escaping @Sendable (Error) -> F) -> Signal<Value, F> {
         flatMapEvent(Event.mapErrors(transform))
     }
 }

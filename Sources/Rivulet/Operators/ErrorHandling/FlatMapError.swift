@@ -76,7 +76,7 @@ extension Signal {
     /// A signal that forwards this signal's events, except that a failure is replaced by the
     /// events of the producer `transform` returns for it, started at that moment.
     public func flatMapError<F>(
-        _ transform: sending @escaping (Error) -> SignalProducer<Value, F>
+        _ transform: @escaping @Sendable (Error) -> SignalProducer<Value, F>
     ) -> Signal<Value, F> {
         Signal<Value, F> { output, lifetime in
             let sink = Event.flatMapErrorSink(transform, downstream: output.sink, lifetime: lifetime)
@@ -87,7 +87,7 @@ extension Signal {
     /// A signal that forwards this signal's events, except that a failure is replaced by the
     /// events of the stream (producer, signal, property, …) `transform` returns for it.
     public func flatMapError<Inner: SignalProducerConvertible>(
-        _ transform: sending @escaping (Error) -> Inner
+        _ transform: @escaping @Sendable (Error) -> Inner
     ) -> Signal<Value, Inner.Error> where Inner.Value == Value, Inner: SendableMetatype {
         flatMapError { transform($0).producer }
     }

@@ -16,7 +16,7 @@ extension Signal.Event {
 extension Signal {
     /// A signal of the values that satisfy `isIncluded`.
     @inlinable
-    public func filter(_ isIncluded: sending @escaping (Value) -> Bool) -> Signal<Value, Error> {
+    public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
         flatMapEvent(Event.filterValues(isIncluded))
     }
 }

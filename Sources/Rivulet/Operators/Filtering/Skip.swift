@@ -57,7 +57,7 @@ extension Signal {
     /// A signal that drops values while `shouldContinue` holds, then forwards everything from the
     /// first value for which it returns `false`.
     @inlinable
-    public func skip(while shouldContinue: sending @escaping (Value) -> Bool) -> Signal<Value, Error> {
+    public func skip(while shouldContinue: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
         flatMapEvent(Event.skip(while: shouldContinue))
     }
 

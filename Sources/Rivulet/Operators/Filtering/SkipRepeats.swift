@@ -27,7 +27,7 @@ extension Signal {
     /// The first value always passes. `isEquivalent` receives the preceding value (whether it was
     /// sent or dropped), then the new one.
     @inlinable
-    public func skipRepeats(_ isEquivalent: sending @escaping (Value, Value) -> Bool) -> Signal<Value, Error> {
+    public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal<Value, Error> {
         flatMapEvent(Event.skipRepeats(isEquivalent))
     }
 }

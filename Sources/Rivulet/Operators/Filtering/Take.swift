@@ -106,14 +106,14 @@ extension Signal {
     /// A signal that forwards values while `shouldContinue` holds, and completes at the first value
     /// for which it returns `false`, without sending that value.
     @inlinable
-    public func take(while shouldContinue: sending @escaping (Value) -> Bool) -> Signal<Value, Error> {
+    public func take(while shouldContinue: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
         flatMapEvent(Event.take(while: shouldContinue, sendsLast: false))
     }
 
     /// A signal that forwards each value and completes right after the first one for which
     /// `shouldContinue` returns `false` (that value is sent too).
     @inlinable
-    public func take(until shouldContinue: sending @escaping (Value) -> Bool) -> Signal<Value, Error> {
+    public func take(until shouldContinue: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
         flatMapEvent(Event.take(while: shouldContinue, sendsLast: true))
     }
 

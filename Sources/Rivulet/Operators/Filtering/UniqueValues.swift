@@ -27,7 +27,7 @@ extension Signal {
     /// Every identity is remembered until the signal ends, so memory grows with the number of
     /// distinct identities.
     @inlinable
-    public func uniqueValues<Identity: Hashable>(_ transform: sending @escaping (Value) -> Identity) -> Signal<Value, Error> {
+    public func uniqueValues<Identity: Hashable>(_ transform: @escaping @Sendable (Value) -> Identity) -> Signal<Value, Error> {
         flatMapEvent(Event.uniqueValues(transform))
     }
 }

@@ -161,7 +161,7 @@ extension Signal {
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
-        _ transform: sending @escaping (Value) -> SignalProducer<U, Error>
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Error>
     ) -> Signal<U, Error> {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
@@ -171,7 +171,7 @@ extension Signal {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: sending @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> Signal<Inner.Value, Error> where Inner.Error == Error {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
@@ -180,7 +180,7 @@ extension Signal {
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
-        _ transform: sending @escaping (Value) -> SignalProducer<U, Never>
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Never>
     ) -> Signal<U, Error> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingInner: transform))
     }
@@ -189,7 +189,7 @@ extension Signal {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: sending @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> Signal<Inner.Value, Error> where Inner.Error == Never {
         flatMapEvent(Signal.Event.flattening(strategy, promotingInner: transform))
     }
@@ -201,7 +201,7 @@ extension Signal where Error == Never {
     @inlinable
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy,
-        _ transform: sending @escaping (Value) -> SignalProducer<U, F>
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, F>
     ) -> Signal<U, F> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: transform))
     }
@@ -211,7 +211,7 @@ extension Signal where Error == Never {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: sending @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> Signal<Inner.Value, Inner.Error> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: transform))
     }
@@ -220,7 +220,7 @@ extension Signal where Error == Never {
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
-        _ transform: sending @escaping (Value) -> SignalProducer<U, Never>
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Never>
     ) -> Signal<U, Never> {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }
@@ -229,7 +229,7 @@ extension Signal where Error == Never {
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
-        _ transform: sending @escaping (Value) -> Inner
+        _ transform: @escaping @Sendable (Value) -> Inner
     ) -> Signal<Inner.Value, Never> where Inner.Error == Never {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: transform))
     }

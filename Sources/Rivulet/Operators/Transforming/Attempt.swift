@@ -44,14 +44,14 @@ extension Signal {
     /// A signal that runs `action` on each value and forwards the value if it succeeds, or fails
     /// with its error at once.
     @inlinable
-    public func attempt(_ action: sending @escaping (Value) -> Result<(), Error>) -> Signal<Value, Error> {
+    public func attempt(_ action: @escaping @Sendable (Value) -> Result<(), Error>) -> Signal<Value, Error> {
         flatMapEvent(Event.attemptMapValues { value in action(value).map { value } })
     }
 
     /// A signal of each value transformed by `transform`, which may fail: the first failure ends
     /// the signal at once with that error.
     @inlinable
-    public func attemptMap<U>(_ transform: sending @escaping (Value) -> Result<U, Error>) -> Signal<U, Error> {
+    public func attemptMap<U>(_ transform: @escaping @Sendable (Value) -> Result<U, Error>) -> Signal<U, Error> {
         flatMapEvent(Event.attemptMapValues(transform))
     }
 }
@@ -60,7 +60,7 @@ extension Signal where Error == Swift.Error {
     /// A signal that runs the throwing `action` on each value and forwards the value if it does
     /// not throw; the first error thrown ends the signal at once.
     @inlinable
-    public func attempt(_ action: sending @escaping (Value) throws -> Void) -> Signal<Value, Swift.Error> {
+    public func attempt(_ action: @escaping @Sendable (Value) throws -> Void) -> Signal<Value, Swift.Error> {
         flatMapEvent(
             Event.attemptMapValues { value in
                 Result {
@@ -72,7 +72,7 @@ extension Signal where Error == Swift.Error {
     /// A signal of each value transformed by the throwing `transform`; the first error thrown ends
     /// the signal at once.
     @inlinable
-    public func attemptMap<U>(_ transform: sending @escaping (Value) throws -> U) -> Signal<U, Swift.Error> {
+    public func attemptMap<U>(_ transform: @escaping @Sendable (Value) throws -> U) -> Signal<U, Swift.Error> {
         flatMapEvent(Event.attemptMapValues { value in Result { try transform(value) } })
     }
 }
@@ -82,7 +82,7 @@ extension Signal where Error == Never {
     /// not throw; the first error thrown ends the signal at once. The signal could not fail
     /// before, so its error type becomes `Swift.Error`.
     @inlinable
-    public func attempt(_ action: sending @escaping (Value) throws -> Void) -> Signal<Value, Swift.Error> {
+    public func attempt(_ action: @escaping @Sendable (Value) throws -> Void) -> Signal<Value, Swift.Error> {
         flatMapEvent(
             Event.promotingAttemptMap { value in
                 Result {
@@ -95,7 +95,7 @@ extension Signal where Error == Never {
     /// the signal at once. The signal could not fail before, so its error type becomes
     /// `Swift.Error`.
     @inlinable
-    public func attemptMap<U>(_ transform: sending @escaping (Value) throws -> U) -> Signal<U, Swift.Error> {
+    public func attemptMap<U>(_ transform: @escaping @Sendable (Value) throws -> U) -> Signal<U, Swift.Error> {
         flatMapEvent(Event.promotingAttemptMap { value in Result { try transform(value) } })
     }
 }

@@ -22,14 +22,14 @@ extension Signal.Event {
 extension Signal {
     /// A signal of each value transformed by `transform`, leaving out the values it maps to `nil`.
     @inlinable
-    public func compactMap<U>(_ transform: sending @escaping (Value) -> U?) -> Signal<U, Error> {
+    public func compactMap<U>(_ transform: @escaping @Sendable (Value) -> U?) -> Signal<U, Error> {
         flatMapEvent(Event.compactMapValues(transform))
     }
 
     /// The ReactiveSwift spelling of `compactMap(_:)`: same meaning, kept so that code written
     /// against the older name compiles unchanged.
     @inlinable
-    public func filterMap<U>(_ transform: sending @escaping (Value) -> U?) -> Signal<U, Error> {
+    public func filterMap<U>(_ transform: @escaping @Sendable (Value) -> U?) -> Signal<U, Error> {
         flatMapEvent(Event.compactMapValues(transform))
     }
 

@@ -28,7 +28,7 @@ extension Signal.Event {
 extension Signal {
     /// A signal of each value transformed by `transform`.
     @inlinable
-    public func map<U>(_ transform: sending @escaping (Value) -> U) -> Signal<U, Error> {
+    public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> {
         flatMapEvent(Event.mapValues(transform))
     }
 

@@ -26,7 +26,7 @@ extension Signal {
     /// A signal of running results: each value is combined with the previous result (starting
     /// from `initialResult`) by `nextPartialResult`, and the new result is sent.
     @inlinable
-    public func scan<U>(_ initialResult: U, _ nextPartialResult: sending @escaping (U, Value) -> U) -> Signal<U, Error> {
+    public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping @Sendable (U, Value) -> U) -> Signal<U, Error> {
         flatMapEvent(
             Event.scanMapValues(into: initialResult) { result, value in
                 result = nextPartialResult(result, value)
@@ -37,7 +37,7 @@ extension Signal {
     /// A signal of running results, where `nextPartialResult` updates the result in place (no
     /// copy per value), and the updated result is sent after each value.
     @inlinable
-    public func scan<U>(into initialResult: U, _ nextPartialResult: sending @escaping (inout U, Value) -> Void) -> Signal<
+    public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping @Sendable (inout U, Value) -> Void) -> Signal<
         U, Error
     > {
         flatMapEvent(
@@ -50,7 +50,7 @@ extension Signal {
     /// A signal of what `next` returns for each value, given a state it carries from value to
     /// value: `next` returns the new state and the output, so the state itself stays private.
     @inlinable
-    public func scanMap<State, U>(_ initialState: State, _ next: sending @escaping (State, Value) -> (State, U)) -> Signal<
+    public func scanMap<State, U>(_ initialState: State, _ next: @escaping @Sendable (State, Value) -> (State, U)) -> Signal<
         U, Error
     > {
         flatMapEvent(
@@ -63,7 +63,7 @@ extension Signal {
 
     /// A signal of what `next` returns for each value, given a state it updates in place.
     @inlinable
-    public func scanMap<State, U>(into initialState: State, _ next: sending @escaping (inout State, Value) -> U) -> Signal<
+    public func scanMap<State, U>(into initialState: State, _ next: @escaping @Sendable (inout State, Value) -> U) -> Signal<
         U, Error
     > {
         flatMapEvent(Event.scanMapValues(into: initialState, next))
