@@ -79,7 +79,7 @@ enum BuiltInChannelOperators {
         .probed("reduce", eagerMulti) { c, p in c.reduce(initialState: 0, p.wrap { $0 + $1 }) },
         // An end becomes a value followed by `.complete`: the input's end is turned, not forwarded.
         .op("materialize", ChannelContractOptions(turnsInputEndsIntoValues: true)) { $0.materialize().map { "\($0)" } },
-        .op("merge") { Channel<Int>.merge($0, Channel<Int>.preclosed(end: .complete)) },  // swiftlang/swift#80146
+        .op("merge") { Channel<Int>.merge($0, Channel<Int>.preclosed(end: .complete)) }, // swiftlang/swift#80146
         .op("merge (instance)") { $0.merge(Channel<Int>.preclosed(end: .complete)) },
         .probed("combine") { c, p in
             c.combine(Channel<String>.preclosed(end: .complete)) { (either: EitherResult2<Int, String>) -> ChannelNext<Int> in
