@@ -103,7 +103,7 @@ public struct ChannelContractOptions: Sendable {
 /// must build the same operator each time. Outputs are compared by their description.
 public enum ChannelContract {
     /// Checks a channel operator on `Int` inputs (1, 2, 3, 4).
-    public static func verify<Output>(
+    public static func verify<Output: Sendable>(
         _ name: String,
         options: ChannelContractOptions = .default,
         _ operator: @escaping @Sendable (Channel<Int>) -> Channel<Output>
@@ -112,7 +112,7 @@ public enum ChannelContract {
     }
 
     /// Checks a channel operator on the given input values (at least three).
-    public static func verify<Input: Sendable, Output>(
+    public static func verify<Input: Sendable, Output: Sendable>(
         _ name: String,
         inputs: [Input],
         options: ChannelContractOptions = .default,
@@ -132,7 +132,7 @@ public enum ChannelContract {
     ///     channel.map(probe.wrap { $0 * 10 })
     /// }
     /// ```
-    public static func verify<Input: Sendable, Output>(
+    public static func verify<Input: Sendable, Output: Sendable>(
         _ name: String,
         inputs: [Input],
         options: ChannelContractOptions = .default,
@@ -142,7 +142,7 @@ public enum ChannelContract {
     }
 
     /// The probed form on `Int` inputs (1, 2, 3, 4).
-    public static func verify<Output>(
+    public static func verify<Output: Sendable>(
         _ name: String,
         options: ChannelContractOptions = .default,
         _ operator: @escaping @Sendable (Channel<Int>, UserCodeProbe) -> Channel<Output>

@@ -39,9 +39,9 @@ func activationContinuousInitialValue() {
 }
 
 func activationGenerate() {
-    var current: ChannelInput<Int>? // generate's closure keeps its input: dropping it ends the channel
+    let current = Atomic<ChannelInput<Int>?>(nil) // keeps generate's input: dropping it ends the channel
     let numbers = Channel<Int>.generate { input in
-        current = input
+        current.value = input
         guard let input else { return print("deactivated") }
         print("activated")
         input.send(value: 1)
@@ -51,7 +51,7 @@ func activationGenerate() {
     print("nothing has run yet")
     let first = numbers.subscribeValues { print($0) }
     first.cancel()
-    print("input while inactive: \(current == nil ? "none" : "kept")")
+    print("input while inactive: \(current.value == nil ? "none" : "kept")")
     let second = numbers.subscribeValues { print("again \($0)") } // a fresh input, a fresh run
     second.cancel()
 }

@@ -54,8 +54,8 @@ final class DocumentValues: Sendable {
 
 func activationKeyValueStore() {
     let document = DocumentValues()
-    var statesSeen = 0
-    let output = document.values.subscribeValues { _ in statesSeen += 1 } // never called concurrently
+    let statesSeen = Atomic(0) // read below while the handler may run on another thread
+    let output = document.values.subscribeValues { _ in statesSeen.modify { $0 += 1 } }
 
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
         for count in 1...25 { document.setValue(count, forKey: "thread \(worker)") }
@@ -64,7 +64,7 @@ func activationKeyValueStore() {
 
     let final = document.values.peek() ?? [:]
     print(final.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
-    print("states seen: \(statesSeen)") // the initial state, then one per change
+    print("states seen: \(statesSeen.value)") // the initial state, then one per change
     output.cancel()
 }
 
@@ -72,7 +72,7 @@ final class ConnectionService {
     private let input: ChannelInput<DispatchTimeInterval>
     let results: ChannelMulti<Result<String, ChannelEnd>> // every attempt's outcome
 
-    init(clock: Exec, connect: @escaping () -> Channel<String>) {
+    init(clock: Exec, connect: @escaping @Sendable () -> Channel<String>) {
         (input, results) = Channel<DispatchTimeInterval>.create { limits in
             limits.map { limit in
                 connect().timeout(interval: limit, resetOnValue: false, context: clock).materialize()

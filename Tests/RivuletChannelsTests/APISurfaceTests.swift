@@ -66,10 +66,10 @@ import RivuletChannels
             Channel<Int>.preclosed(3).subscribe(log.handler),
         ]
         #expect(log.all == ["1", "2", "cancelled", "complete", "3", "complete"])
-        var held: ChannelInput<Int>?
-        let generated = Channel<Int>.generate(context: .direct) { held = $0 }
+        let held = Shared<ChannelInput<Int>?>(nil)
+        let generated = Channel<Int>.generate(context: .direct) { held.set($0) }
         let output = generated.subscribeValues { _ in }
-        #expect(held != nil)
+        #expect(held.current != nil)
         withExtendedLifetime((outputs, output)) {}
     }
 
@@ -142,15 +142,17 @@ import RivuletChannels
         let (input, multi) = Channel<Int>.create { $0.multicast() }
         let log = ChannelLog<Int>()
         let values = multi.subscribeValues(context: .direct) { log.appendText("v\($0)") }
-        var seen: [Int] = []
+        let seen = Shared<[Int]>([])
         multi.subscribeWhile(context: .direct) { result in
-            if case let .success(value) = result { seen.append(value) }
-            return seen.count < 2
+            seen.withLock { seen in
+                if case let .success(value) = result { seen.append(value) }
+                return seen.count < 2
+            }
         }
         input.send(value: 1)
         input.send(value: 2)
         input.send(value: 3)
-        #expect(seen == [1, 2])
+        #expect(seen.current == [1, 2])
         #expect(log.all == ["v1", "v2", "v3"])
         #expect(values.isClosed == false)
         values.cancel()
@@ -164,7 +166,7 @@ import RivuletChannels
         let (input, channel) = Channel<Int>.create { $0.playback() }
         for value in 1...4 { input.send(value: value) }
         input.complete()
-        func run<U>(_ channel: Channel<U>) -> [String] {
+        func run<U: Sendable>(_ channel: Channel<U>) -> [String] {
             let log = ChannelLog<U>()
             let output = channel.subscribe(log.handler)
             withExtendedLifetime(output) {}
@@ -323,7 +325,8 @@ import RivuletChannels
         outputs.append(Channel.combineLatest(ca, cb, context: .direct) { "L\($0)\($1)" }.subscribe(log.handler))
         outputs.append(Channel.zip(ca, cb).map { "z\($0)\($1)" }.subscribe(log.handler))
         outputs.append(ca.map { "\($0)" }.merge(cb).subscribe(log.handler))
-        outputs.append(Channel.merge(ca.map { "m\($0)" }, cb).subscribe(log.handler))
+        // `Channel<String>`, not `Channel`: see swiftlang/swift#80146 in Docs/Concurrency.md.
+        outputs.append(Channel<String>.merge(ca.map { "m\($0)" }, cb).subscribe(log.handler))
         #expect(log.all.contains("1b"))
         #expect(log.all.contains("L1b"))
         #expect(log.all.contains("z1b"))

@@ -45,9 +45,9 @@ import RivuletChannels
     @Test("generate")
     func generate() {
         let log = ChannelLog<Int>()
-        var calls: [Bool] = []
+        let calls = Shared<[Bool]>([])
         let channel = Channel<Int>.generate { input in
-            calls.append(input != nil)
+            calls.withLock { $0.append(input != nil) }
             if let input {
                 input.send(value: 1)
                 input.send(value: 2)
@@ -56,7 +56,7 @@ import RivuletChannels
         }
         let output = channel.subscribe(log.handler)
         #expect(log.all == ["1", "2", "3", "cancelled"])
-        #expect(calls == [true, false])
+        #expect(calls.current == [true, false])
         withExtendedLifetime(output) {}
     }
 

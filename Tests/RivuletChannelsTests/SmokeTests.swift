@@ -68,7 +68,7 @@ import RivuletChannels
         let (a, ca) = Channel<Int>.create()
         let (b, cb) = Channel<Int>.create()
         let log = ChannelLog<Int>()
-        let output = Channel.merge(ca, cb).subscribe(log.handler)
+        let output = Channel<Int>.merge(ca, cb).subscribe(log.handler) // swiftlang/swift#80146
         a.send(value: 1)
         b.send(value: 2)
         a.complete()
@@ -109,20 +109,20 @@ import RivuletChannels
     }
 
     @Test func releasingTheOutputDeactivates() {
-        var events: [String] = []
-        var kept: ChannelInput<Int>?
+        let events = Shared<[String]>([])
+        let kept = Shared<ChannelInput<Int>?>(nil)
         let channel = Channel<Int>.generate { input in
-            events.append(input == nil ? "nil" : "input")
-            kept = input
+            events.withLock { $0.append(input == nil ? "nil" : "input") }
+            kept.set(input)
         }
         .map { $0 }
         var output: ChannelOutput<Int>? = channel.subscribe { _ in }
-        #expect(events == ["input"])
+        #expect(events.current == ["input"])
         output = nil
-        #expect(events == ["input", "nil"])
+        #expect(events.current == ["input", "nil"])
         output = channel.subscribe { _ in }
-        #expect(events == ["input", "nil", "input"])
-        kept?.send(value: 1)
+        #expect(events.current == ["input", "nil", "input"])
+        kept.current?.send(value: 1)
         withExtendedLifetime(output) {}
     }
 }

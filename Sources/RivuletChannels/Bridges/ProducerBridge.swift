@@ -1,4 +1,4 @@
-extension Channel {
+extension Channel where Value: Sendable {
     /// A channel that starts `producer` on each activation and disposes of the start when it
     /// deactivates. Values the producer sends synchronously while starting are activation values
     /// (a capture pulls them). `completed` ends the channel with `.complete`, `failed(e)` with
@@ -29,7 +29,7 @@ extension Channel {
     }
 }
 
-extension ChannelMulti {
+extension ChannelMulti where Value: Sendable {
     /// A property of the multi's values, or `nil` if the multi has no activation value to start
     /// from (a `multicast`, or a `continuous` that has not seen a value). The property holds the
     /// latest value; when the multi ends, the property keeps its last value.
@@ -41,7 +41,7 @@ extension ChannelMulti {
     }
 }
 
-extension SignalProducer {
+extension SignalProducer where Value: Sendable {
     /// A channel that starts this producer on each activation (see `Channel.init(_:)`).
     ///
     /// - Returns: The channel.

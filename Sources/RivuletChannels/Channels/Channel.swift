@@ -68,4 +68,6 @@ public class Channel<Value> {
 // @unchecked Sendable: a channel's mutable state is its node state, changed only under its
 // storage's lock or by the turn's owner (see `ChannelNodeState` and `MailboxStorage`), and its
 // atomics (`atomicsStorage`, never accessed after `init` but through their atomic operations).
-extension Channel: @unchecked Sendable {}
+// Only where `Value` is Sendable: a result sent on one thread may be delivered by another (A9),
+// so a channel of other values stays in one isolation region, with its inputs and outputs.
+extension Channel: @unchecked Sendable where Value: Sendable {}

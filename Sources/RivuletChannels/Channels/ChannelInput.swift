@@ -42,7 +42,7 @@ public class ChannelInput<Value>: Disposable {
     /// - Returns: `nil` when the result was delivered or queued for delivery; `.inactive` when no
     ///   output is attached; `.disconnected` when this input's activation has ended.
     @inlinable @discardableResult
-    public final func send(result: Result<Value, ChannelEnd>) -> ChannelSendError? {
+    public final func send(result: sending Result<Value, ChannelEnd>) -> ChannelSendError? {
         let error = channel.deliver(result, from: self)
         // An end that got through uses the input up: releasing it has nothing left to end.
         if error == nil, case .failure = result { ended.storeRelaxed(true) }
@@ -53,7 +53,7 @@ public class ChannelInput<Value>: Disposable {
     ///
     /// - Returns: `nil` when the value was delivered or queued, else why it went nowhere.
     @inlinable @discardableResult
-    public final func send(value: Value) -> ChannelSendError? {
+    public final func send(value: sending Value) -> ChannelSendError? {
         channel.deliver(.success(value), from: self)
     }
 
@@ -119,6 +119,8 @@ public class ChannelInput<Value>: Disposable {
 
 // @unchecked Sendable: an input's own state is atomic (`atomicsStorage` is never accessed after
 // `init` but through `generation`'s and `ended`'s atomic operations), and its channel is Sendable.
+// For any `Value`: the sends take their value as `sending`, so a value sent from another thread
+// is handed over whole, and the input exposes no value of its own.
 extension ChannelInput: @unchecked Sendable {}
 
 extension Channel {

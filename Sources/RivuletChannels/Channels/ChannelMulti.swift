@@ -15,7 +15,7 @@ public final class ChannelMulti<Value>: Channel<Value> {
 
 // @unchecked Sendable: as `Channel`; the fan-out's own state is under its lock, and its
 // owner-only fields are used only from the multi node's turn.
-extension ChannelMulti: @unchecked Sendable {}
+extension ChannelMulti: @unchecked Sendable where Value: Sendable {}
 
 extension ChannelMulti {
     /// A multi fed by `upstream`, remembering what `policy` says; multis that are active from
@@ -93,8 +93,8 @@ extension Channel {
     @inlinable
     public func customActivation(
         initialValues: [Value] = [], context: Exec = .direct,
-        _ updater: @escaping (inout [Value], inout ChannelEnd?, Result<Value, ChannelEnd>) -> Void
-    ) -> ChannelMulti<Value> {
+        _ updater: @escaping @Sendable (inout [Value], inout ChannelEnd?, Result<Value, ChannelEnd>) -> Void
+    ) -> ChannelMulti<Value> where Value: Sendable {
         let upstream = context.isDirect ? self : transform(context: context) { .single($0) }
         return ChannelMulti.make(from: upstream, policy: .custom(updater), initialValues: initialValues)
     }
@@ -109,8 +109,8 @@ extension Channel {
     /// - Returns: The multi of states.
     @inlinable
     public func reduce<State>(
-        initialState: State, context: Exec = .direct, _ reducer: @escaping (State, Value) throws -> State
-    ) -> ChannelMulti<State> {
+        initialState: State, context: Exec = .direct, _ reducer: @escaping @Sendable (State, Value) throws -> State
+    ) -> ChannelMulti<State> where Value: Sendable, State: Sendable {
         map(initialState: initialState, context: context) { state, value -> State in
             state = try reducer(state, value)
             return state

@@ -13,7 +13,7 @@ public class ChannelMultiInput<Value>: ChannelInput<Value> {
     /// Makes `source` feed this input's channel until `source` ends or is removed.
     ///
     /// - Parameter source: The channel to add; it is activated while this channel is active.
-    public func add(_ source: Channel<Value>) {
+    public func add(_ source: sending Channel<Value>) {
         sources.add(source, propagation: .none, removeOnDeactivate: false)
     }
 
@@ -43,7 +43,7 @@ public final class ChannelMergedInput<Value>: ChannelMultiInput<Value> {
     /// - Parameters:
     ///   - source: The channel to add.
     ///   - closePropagation: Which of its ends reach the channel.
-    public func add(_ source: Channel<Value>, closePropagation: ChannelEndPropagation) {
+    public func add(_ source: sending Channel<Value>, closePropagation: ChannelEndPropagation) {
         sources.add(source, propagation: closePropagation, removeOnDeactivate: false)
     }
 
@@ -54,7 +54,9 @@ public final class ChannelMergedInput<Value>: ChannelMultiInput<Value> {
     ///   - source: The channel to add.
     ///   - closePropagation: Which of its ends reach the channel.
     ///   - removeOnDeactivate: Whether deactivation removes the source.
-    public func add(_ source: Channel<Value>, closePropagation: ChannelEndPropagation, removeOnDeactivate: Bool) {
+    public func add(
+        _ source: sending Channel<Value>, closePropagation: ChannelEndPropagation, removeOnDeactivate: Bool
+    ) {
         sources.add(source, propagation: closePropagation, removeOnDeactivate: removeOnDeactivate)
     }
 }

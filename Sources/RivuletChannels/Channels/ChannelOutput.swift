@@ -36,7 +36,8 @@ public final class ChannelOutput<Value>: Disposable {
     }
 }
 
-// @unchecked Sendable: the output's only state is its link, which is thread-safe.
+// @unchecked Sendable: the output's only state is its link, which is thread-safe. Always, whatever
+// `Value`: an output hands out no value (it only stops its link), and it is a `Disposable`.
 extension ChannelOutput: @unchecked Sendable {}
 
 /// An output's consumer, shared with its `ChannelOutput`: the handler, whether the output
@@ -51,7 +52,9 @@ final class OutputLink<Value>: ChannelConsumer<Value>, @unchecked Sendable {
     // node's turn), and read and cleared once, by whichever of `cancel` and
     // `ended` stops the link first (`stopped.exchange`): a thread that ends the output got there
     // through the node's turn, and one that cancels it through the output `subscribe` returned,
-    // both after those writes.
+    // both after those writes. For any `Value`: every public `subscribe` form requires `Sendable`
+    // values and a `@Sendable` handler; the internal users (the producer bridge, `cacheLatest`) do
+    // too.
     /// Unchecked exclusivity: set once in `init`, read-only afterwards.
     @exclusivity(unchecked) @usableFromInline var hop: SerialHop<Result<Value, ChannelEnd>>?
     /// Called with each result until it returns `false` (`subscribe`, `subscribeWhile`).

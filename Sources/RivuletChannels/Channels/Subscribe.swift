@@ -12,8 +12,8 @@ extension Channel {
     /// - Returns: The output; keep it, since releasing it deactivates the graph (A6).
     @inlinable
     public func subscribe(
-        context: Exec = .direct, _ handler: @escaping (Result<Value, ChannelEnd>) -> Void
-    ) -> ChannelOutput<Value> {
+        context: Exec = .direct, _ handler: @escaping @Sendable (Result<Value, ChannelEnd>) -> Void
+    ) -> ChannelOutput<Value> where Value: Sendable {
         let link = OutputLink<Value>(context: context) {
             handler($0)
             return true
@@ -29,8 +29,8 @@ extension Channel {
     /// - Returns: The output; keep it, since releasing it deactivates the graph (A6).
     @inlinable
     public func subscribeValues(
-        context: Exec = .direct, _ handler: @escaping (Value) -> Void
-    ) -> ChannelOutput<Value> {
+        context: Exec = .direct, _ handler: @escaping @Sendable (Value) -> Void
+    ) -> ChannelOutput<Value> where Value: Sendable {
         attachOutput(OutputLink.values(on: context, handler: handler), keepingItAlive: false)
     }
 
@@ -42,8 +42,8 @@ extension Channel {
     ///   - handler: Called with each result; returning `false` cancels the output.
     @inlinable
     public func subscribeWhile(
-        context: Exec = .direct, _ handler: @escaping (Result<Value, ChannelEnd>) -> Bool
-    ) {
+        context: Exec = .direct, _ handler: @escaping @Sendable (Result<Value, ChannelEnd>) -> Bool
+    ) where Value: Sendable {
         _ = attachOutput(OutputLink(context: context, handler: handler), keepingItAlive: true)
     }
 

@@ -5,7 +5,9 @@
 final class SerialHop<Item>: @unchecked Sendable {
     // @unchecked Sendable: `pending` (with the body) is only touched under its lock (`Locked`);
     // the body is only called by the single scheduled drain (the `isScheduled` flag makes it
-    // single), so never concurrently, and outside the lock.
+    // single), so never concurrently, and outside the lock. For any `Item`: a hop is made only
+    // for an execution context, and every API that takes one requires `Sendable` values and a
+    // `@Sendable` closure, so what the hop moves to the scheduler's thread may go there.
     private struct Pending {
         var items = FIFOQueue<Item>()
         var isScheduled = false

@@ -9,6 +9,9 @@ final class ProcessorLink<Input, Output>: ChannelConsumer<Input>, @unchecked Sen
     // while nothing else refers to the link, before it is attached again (the node's lock
     // publishes it); the processor runs only from the upstream node's turn (or, on a multi's
     // steady branch, the multi node's turn; or the hop's serial context), one result at a time.
+    // For any `Input` and `Output`: the public operators that make a link (`transform`, `map`,
+    // `combine`…) require `Sendable` values and a `@Sendable` processor, and the internal ones
+    // that do not are used only within them or on the delivering thread.
     /// Unchecked exclusivity (here and below): see the Sendable argument.
     @exclusivity(unchecked) @usableFromInline var hop: SerialHop<Result<Input, ChannelEnd>>?
     /// A constant: a `var` would be retained around every call.

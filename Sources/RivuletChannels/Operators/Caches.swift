@@ -18,13 +18,13 @@ extension Channel {
     /// Subscribes and keeps the latest value, readable at any time.
     ///
     /// - Returns: The cache; releasing it cancels its output.
-    public func cacheLatest() -> ChannelLatest<Value> {
+    public func cacheLatest() -> ChannelLatest<Value> where Value: Sendable {
         ChannelLatest(self)
     }
 }
 
 /// The latest value of a channel, kept by an output of its own (`cacheLatest()`).
-public final class ChannelLatest<Value>: Disposable {
+public final class ChannelLatest<Value: Sendable>: Disposable {
     private let latest = Locked<Value?>(nil)
     private var output: ChannelOutput<Value>?
 
@@ -51,5 +51,6 @@ public final class ChannelLatest<Value>: Disposable {
     }
 }
 
-// @unchecked Sendable: the value is under its lock; `output` is set once in `init`.
+// @unchecked Sendable: the value is under its lock; `output` is set once in `init`. Its values
+// are Sendable (`latestValue` hands them to any thread).
 extension ChannelLatest: @unchecked Sendable {}

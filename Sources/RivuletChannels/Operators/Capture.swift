@@ -84,8 +84,8 @@ public final class ChannelCapture<Value> {
     ///   - handler: Called with each result.
     /// - Returns: The output.
     public func subscribe(
-        context: Exec = .direct, _ handler: @escaping (Result<Value, ChannelEnd>) -> Void
-    ) -> ChannelOutput<Value> {
+        context: Exec = .direct, _ handler: @escaping @Sendable (Result<Value, ChannelEnd>) -> Void
+    ) -> ChannelOutput<Value> where Value: Sendable {
         resume().subscribe(context: context, handler)
     }
 
@@ -95,14 +95,17 @@ public final class ChannelCapture<Value> {
     ///   - context: Where `handler` runs.
     ///   - handler: Called with each value.
     /// - Returns: The output.
-    public func subscribeValues(context: Exec = .direct, _ handler: @escaping (Value) -> Void) -> ChannelOutput<Value> {
+    public func subscribeValues(
+        context: Exec = .direct, _ handler: @escaping @Sendable (Value) -> Void
+    ) -> ChannelOutput<Value> where Value: Sendable {
         resume().subscribeValues(context: context, handler)
     }
 }
 
 // @unchecked Sendable: the capture's mutable state is in its holder's `Locked`; the rest is set
-// once in `init`.
-extension ChannelCapture: @unchecked Sendable {}
+// once in `init`. Only where `Value` is Sendable: the capture hands its values to whichever thread
+// reads or resumes it.
+extension ChannelCapture: @unchecked Sendable where Value: Sendable {}
 
 extension Channel {
     /// Activates this channel now and captures its activation values (A8).

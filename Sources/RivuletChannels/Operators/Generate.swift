@@ -9,8 +9,8 @@ extension Channel {
     /// - Returns: The channel.
     @inlinable
     public static func generate(
-        context: Exec = .direct, _ activationChange: @escaping (ChannelInput<Value>?) -> Void
-    ) -> Channel<Value> {
+        context: Exec = .direct, _ activationChange: @escaping @Sendable (ChannelInput<Value>?) -> Void
+    ) -> Channel<Value> where Value: Sendable {
         Channel(source: .of(GenerateSource(context: context, activationChange: activationChange)))
     }
 

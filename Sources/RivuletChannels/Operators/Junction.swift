@@ -150,8 +150,9 @@ public final class ChannelJunction<Value> {
     }
 }
 
-// @unchecked Sendable: a junction's mutable state is under its lock.
-extension ChannelJunction: @unchecked Sendable {}
+// @unchecked Sendable: a junction's mutable state is under its lock. Only where `Value` is
+// Sendable, as the channels it joins.
+extension ChannelJunction: @unchecked Sendable where Value: Sendable {}
 
 extension Channel {
     /// A junction on this channel, to bind into another channel's input (and break it later).

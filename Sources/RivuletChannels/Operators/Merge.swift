@@ -27,7 +27,9 @@ extension Channel {
 
     /// Tags every result of this channel, its end included, as a value of a new channel that
     /// never ends by itself: `combine`'s processor sees each side's end as a value.
-    func tagged<Tagged>(_ tag: @escaping (Result<Value, ChannelEnd>) -> Tagged) -> Channel<Tagged> {
+    func tagged<Tagged>(
+        _ tag: @escaping @Sendable (Result<Value, ChannelEnd>) -> Tagged
+    ) -> Channel<Tagged> where Value: Sendable, Tagged: Sendable {
         transform { .value(tag($0)) }
     }
 }
@@ -52,8 +54,8 @@ extension Channel {
     /// - Returns: The combined channel.
     public func combine<B, U>(
         _ second: Channel<B>, context: Exec = .direct,
-        _ processor: @escaping (EitherResult2<Value, B>) -> ChannelNext<U>
-    ) -> Channel<U> {
+        _ processor: @escaping @Sendable (EitherResult2<Value, B>) -> ChannelNext<U>
+    ) -> Channel<U> where Value: Sendable, B: Sendable, U: Sendable {
         Channel.combined([tagged { EitherResult2<Value, B>.result1($0) }, second.tagged { .result2($0) }])
             .transform(context: context) { result in
                 guard case let .success(either) = result else { return .none }
@@ -71,8 +73,8 @@ extension Channel {
     /// - Returns: The combined channel.
     public func combine<S, B, U>(
         _ second: Channel<B>, initialState: S, context: Exec = .direct,
-        _ processor: @escaping (inout S, EitherResult2<Value, B>) -> ChannelNext<U>
-    ) -> Channel<U> {
+        _ processor: @escaping @Sendable (inout S, EitherResult2<Value, B>) -> ChannelNext<U>
+    ) -> Channel<U> where Value: Sendable, S: Sendable, B: Sendable, U: Sendable {
         Channel.combined([tagged { EitherResult2<Value, B>.result1($0) }, second.tagged { .result2($0) }])
             .transform(initialState: initialState, context: context) { state, result in
                 guard case let .success(either) = result else { return .none }
@@ -90,8 +92,8 @@ extension Channel {
     /// - Returns: The combined channel.
     public func combine<B, C, U>(
         _ second: Channel<B>, _ third: Channel<C>, context: Exec = .direct,
-        _ processor: @escaping (EitherResult3<Value, B, C>) -> ChannelNext<U>
-    ) -> Channel<U> {
+        _ processor: @escaping @Sendable (EitherResult3<Value, B, C>) -> ChannelNext<U>
+    ) -> Channel<U> where Value: Sendable, B: Sendable, C: Sendable, U: Sendable {
         Channel.combined([
             tagged { EitherResult3<Value, B, C>.result1($0) }, second.tagged { .result2($0) },
             third.tagged { .result3($0) },
@@ -113,8 +115,8 @@ extension Channel {
     /// - Returns: The combined channel.
     public func combine<B, C, D, U>(
         _ second: Channel<B>, _ third: Channel<C>, _ fourth: Channel<D>, context: Exec = .direct,
-        _ processor: @escaping (EitherResult4<Value, B, C, D>) -> ChannelNext<U>
-    ) -> Channel<U> {
+        _ processor: @escaping @Sendable (EitherResult4<Value, B, C, D>) -> ChannelNext<U>
+    ) -> Channel<U> where Value: Sendable, B: Sendable, C: Sendable, D: Sendable, U: Sendable {
         Channel.combined([
             tagged { EitherResult4<Value, B, C, D>.result1($0) }, second.tagged { .result2($0) },
             third.tagged { .result3($0) }, fourth.tagged { .result4($0) },
@@ -138,8 +140,8 @@ extension Channel {
     public func combine<B, C, D, E, U>(
         _ second: Channel<B>, _ third: Channel<C>, _ fourth: Channel<D>, _ fifth: Channel<E>,
         context: Exec = .direct,
-        _ processor: @escaping (EitherResult5<Value, B, C, D, E>) -> ChannelNext<U>
-    ) -> Channel<U> {
+        _ processor: @escaping @Sendable (EitherResult5<Value, B, C, D, E>) -> ChannelNext<U>
+    ) -> Channel<U> where Value: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable, U: Sendable {
         Channel.combined([
             tagged { EitherResult5<Value, B, C, D, E>.result1($0) }, second.tagged { .result2($0) },
             third.tagged { .result3($0) }, fourth.tagged { .result4($0) }, fifth.tagged { .result5($0) },

@@ -21,8 +21,8 @@ extension Channel {
     /// - Returns: The transformed channel.
     @inlinable
     public func transform<U>(
-        context: Exec = .direct, _ processor: @escaping (Result<Value, ChannelEnd>) -> ChannelNext<U>
-    ) -> Channel<U> {
+        context: Exec = .direct, _ processor: @escaping @Sendable (Result<Value, ChannelEnd>) -> ChannelNext<U>
+    ) -> Channel<U> where Value: Sendable, U: Sendable {
         processed(context: context, stateless: processor)
     }
 
@@ -37,8 +37,8 @@ extension Channel {
     @inlinable
     public func transform<S, U>(
         initialState: S, context: Exec = .direct,
-        _ processor: @escaping (inout S, Result<Value, ChannelEnd>) -> ChannelNext<U>
-    ) -> Channel<U> {
+        _ processor: @escaping @Sendable (inout S, Result<Value, ChannelEnd>) -> ChannelNext<U>
+    ) -> Channel<U> where Value: Sendable, S: Sendable, U: Sendable {
         processed(context: context) {
             let state = ProcessorState(initialState)
             return { processor(&state.value, $0) }
@@ -52,7 +52,9 @@ extension Channel {
     ///   - transform: Turns a value into the new channel's value.
     /// - Returns: The mapped channel.
     @inlinable
-    public func map<U>(context: Exec = .direct, _ transform: @escaping (Value) throws -> U) -> Channel<U> {
+    public func map<U>(
+        context: Exec = .direct, _ transform: @escaping @Sendable (Value) throws -> U
+    ) -> Channel<U> where Value: Sendable, U: Sendable {
         processed(
             context: context,
             stateless: { (result: Result<Value, ChannelEnd>) in
@@ -74,8 +76,8 @@ extension Channel {
     /// - Returns: The mapped channel.
     @inlinable
     public func map<S, U>(
-        initialState: S, context: Exec = .direct, _ transform: @escaping (inout S, Value) throws -> U
-    ) -> Channel<U> {
+        initialState: S, context: Exec = .direct, _ transform: @escaping @Sendable (inout S, Value) throws -> U
+    ) -> Channel<U> where Value: Sendable, S: Sendable, U: Sendable {
         self.transform(initialState: initialState, context: context) { state, result in
             switch result {
             case let .success(value):
@@ -93,7 +95,9 @@ extension Channel {
     ///   - isIncluded: Whether to keep a value.
     /// - Returns: The filtered channel.
     @inlinable
-    public func filter(context: Exec = .direct, _ isIncluded: @escaping (Value) throws -> Bool) -> Channel<Value> {
+    public func filter(
+        context: Exec = .direct, _ isIncluded: @escaping @Sendable (Value) throws -> Bool
+    ) -> Channel<Value> where Value: Sendable {
         processed(
             context: context,
             stateless: { (result: Result<Value, ChannelEnd>) in
@@ -114,7 +118,9 @@ extension Channel {
     /// - Returns: The filtered channel.
     @_disfavoredOverload
     @inlinable
-    public func filter(context: Exec = .direct, matching: @escaping (Value) throws -> Bool) -> Channel<Value> {
+    public func filter(
+        context: Exec = .direct, matching: @escaping @Sendable (Value) throws -> Bool
+    ) -> Channel<Value> where Value: Sendable {
         filter(context: context, matching)
     }
 
@@ -125,7 +131,9 @@ extension Channel {
     ///   - transform: Turns a value into a new value, or `nil` to drop it.
     /// - Returns: The new channel.
     @inlinable
-    public func compactMap<U>(context: Exec = .direct, _ transform: @escaping (Value) throws -> U?) -> Channel<U> {
+    public func compactMap<U>(
+        context: Exec = .direct, _ transform: @escaping @Sendable (Value) throws -> U?
+    ) -> Channel<U> where Value: Sendable, U: Sendable {
         processed(
             context: context,
             stateless: { (result: Result<Value, ChannelEnd>) in
@@ -147,8 +155,8 @@ extension Channel {
     /// - Returns: The new channel.
     @inlinable
     public func compactMap<S, U>(
-        initialState: S, context: Exec = .direct, _ transform: @escaping (inout S, Value) throws -> U?
-    ) -> Channel<U> {
+        initialState: S, context: Exec = .direct, _ transform: @escaping @Sendable (inout S, Value) throws -> U?
+    ) -> Channel<U> where Value: Sendable, S: Sendable, U: Sendable {
         self.transform(initialState: initialState, context: context) { state, result in
             switch result {
             case let .success(value):

@@ -6,7 +6,7 @@ import RivuletChannels
 /// Runs `ChannelContract`'s scenarios, each on a fresh source and a fresh application of the
 /// operator, on a kit thread under the deadline, and gathers the report.
 enum ChannelContractRunner {
-    static func report<Input: Sendable, Output>(
+    static func report<Input: Sendable, Output: Sendable>(
         _ name: String,
         inputs: [Input],
         options: ChannelContractOptions,
@@ -37,7 +37,7 @@ enum ChannelContractRunner {
 }
 
 /// The scenarios of `ChannelContract`.
-struct ChannelScenarios<Input: Sendable, Output>: Sendable {
+struct ChannelScenarios<Input: Sendable, Output: Sendable>: Sendable {
     typealias Run = ChannelRun<Input, Output>
 
     let inputs: [Input]

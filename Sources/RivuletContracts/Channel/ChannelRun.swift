@@ -30,7 +30,7 @@ enum ChannelKitEvent<Input: Sendable>: Sendable {
 /// kit's source (a `generate` channel whose closure the kit watches, then a tap that records the
 /// order in which the source delivered), the output and its handler, the operator's probed
 /// closure, and the findings.
-final class ChannelRun<Input: Sendable, Output>: UserCodeHooks {
+final class ChannelRun<Input: Sendable, Output: Sendable>: UserCodeHooks {
     typealias Operator = @Sendable (Channel<Input>, UserCodeProbe) -> Channel<Output>
 
     let scenario: String
@@ -439,7 +439,7 @@ struct ChannelReplayError: Error, CustomStringConvertible {
 
 /// A serial replay: a fresh source and a fresh application of the operator, fed `events` from
 /// one thread. The output after each event, and the whole output.
-struct ChannelReplay<Input: Sendable, Output> {
+struct ChannelReplay<Input: Sendable, Output: Sendable> {
     let options: ChannelContractOptions
     let makeOperator: ChannelRun<Input, Output>.Operator
 

@@ -26,7 +26,7 @@ import RivuletChannels
         let (a, ca) = Channel<Int>.create()
         let (b, cb) = Channel<Int>.create()
         let log = ChannelLog<Int>()
-        let output = Channel.merge(ca, cb).subscribe(log.handler)
+        let output = Channel<Int>.merge(ca, cb).subscribe(log.handler) // swiftlang/swift#80146
         a.send(value: 1)
         b.send(error: ChannelTestError(9))
         #expect(a.send(value: 2) != nil)

@@ -26,7 +26,7 @@ final class ChannelLog<Value>: @unchecked Sendable {
     }
 
     /// A handler for `subscribe`.
-    var handler: (Result<Value, ChannelEnd>) -> Void { { [self] in append($0) } }
+    var handler: @Sendable (Result<Value, ChannelEnd>) -> Void { { [self] in append($0) } }
 
     static func describe(_ end: ChannelEnd) -> String {
         switch end {

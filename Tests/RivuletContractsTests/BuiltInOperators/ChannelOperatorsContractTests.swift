@@ -14,7 +14,7 @@ struct ChannelOperatorCase: Sendable, CustomTestStringConvertible {
     var report: ContractReport { check(name, options) }
 
     /// An operator on `Int` channels (inputs 1, 2, 3, 4).
-    static func op<O>(
+    static func op<O: Sendable>(
         _ name: String, _ options: ChannelContractOptions = .default,
         _ apply: @escaping @Sendable (Channel<Int>) -> Channel<O>
     ) -> ChannelOperatorCase {
@@ -22,7 +22,7 @@ struct ChannelOperatorCase: Sendable, CustomTestStringConvertible {
     }
 
     /// An operator whose closures are wrapped in the kit's probe.
-    static func probed<O>(
+    static func probed<O: Sendable>(
         _ name: String, _ options: ChannelContractOptions = .default,
         _ apply: @escaping @Sendable (Channel<Int>, UserCodeProbe) -> Channel<O>
     ) -> ChannelOperatorCase {
@@ -79,7 +79,7 @@ enum BuiltInChannelOperators {
         .probed("reduce", eagerMulti) { c, p in c.reduce(initialState: 0, p.wrap { $0 + $1 }) },
         // An end becomes a value followed by `.complete`: the input's end is turned, not forwarded.
         .op("materialize", ChannelContractOptions(turnsInputEndsIntoValues: true)) { $0.materialize().map { "\($0)" } },
-        .op("merge") { Channel.merge($0, Channel<Int>.preclosed(end: .complete)) },
+        .op("merge") { Channel<Int>.merge($0, Channel<Int>.preclosed(end: .complete)) }, // swiftlang/swift#80146
         .op("merge (instance)") { $0.merge(Channel<Int>.preclosed(end: .complete)) },
         .probed("combine") { c, p in
             c.combine(Channel<String>.preclosed(end: .complete)) { (either: EitherResult2<Int, String>) -> ChannelNext<Int> in

@@ -9,8 +9,8 @@ extension Channel {
     ///   - processor: Combines the two latest values.
     /// - Returns: The combined channel.
     public func combineLatestWith<B, U>(
-        _ second: Channel<B>, context: Exec = .direct, _ processor: @escaping (Value, B) throws -> U
-    ) -> Channel<U> {
+        _ second: Channel<B>, context: Exec = .direct, _ processor: @escaping @Sendable (Value, B) throws -> U
+    ) -> Channel<U> where Value: Sendable, B: Sendable, U: Sendable {
         combine(second, initialState: (Value?.none, B?.none), context: context) { latest, either in
             switch either {
             case let .result1(.success(value)): latest.0 = value
@@ -32,8 +32,8 @@ extension Channel {
     /// - Returns: The combined channel.
     public static func combineLatest<B, U>(
         _ first: Channel<Value>, _ second: Channel<B>, context: Exec = .direct,
-        _ processor: @escaping (Value, B) throws -> U
-    ) -> Channel<U> {
+        _ processor: @escaping @Sendable (Value, B) throws -> U
+    ) -> Channel<U> where Value: Sendable, B: Sendable, U: Sendable {
         first.combineLatestWith(second, context: context, processor)
     }
 
@@ -45,7 +45,9 @@ extension Channel {
     ///   - first: The first channel.
     ///   - second: The second channel.
     /// - Returns: The zipped channel.
-    public static func zip<B>(_ first: Channel<Value>, _ second: Channel<B>) -> Channel<(Value, B)> {
+    public static func zip<B>(
+        _ first: Channel<Value>, _ second: Channel<B>
+    ) -> Channel<(Value, B)> where Value: Sendable, B: Sendable {
         Channel<(Value, B)>(SignalProducer<Value, ChannelEnd>.zip(first.producer, second.producer))
     }
 
@@ -53,7 +55,7 @@ extension Channel {
     /// `.complete`.
     ///
     /// - Returns: The materialized channel.
-    public func materialize() -> Channel<Result<Value, ChannelEnd>> {
+    public func materialize() -> Channel<Result<Value, ChannelEnd>> where Value: Sendable {
         transform { result in
             switch result {
             case .success: return .value(result)
@@ -63,7 +65,7 @@ extension Channel {
     }
 }
 
-extension Channel {
+extension Channel where Value: Sendable {
     /// `producer`, except that `.cancelled` interrupts the start instead of failing it: for inner
     /// channels of the flattening operators, where an interrupted inner stream only drops out.
     var innerProducer: SignalProducer<Value, ChannelEnd> {
@@ -80,7 +82,7 @@ extension Channel {
     /// flattening ignores an inner interruption); any other end ends it at once.
     ///
     /// - Returns: The switching channel.
-    public func switchLatest<U>() -> Channel<U> where Value == Channel<U> {
+    public func switchLatest<U>() -> Channel<U> where Value == Channel<U>, U: Sendable {
         Channel<U>(producer.flatMap(.latest) { $0.innerProducer })
     }
 
@@ -89,7 +91,9 @@ extension Channel {
     ///
     /// - Parameter transform: Makes a channel for each value.
     /// - Returns: The flattened channel.
-    public func flatMap<U>(_ transform: @escaping @Sendable (Value) -> Channel<U>) -> Channel<U> {
+    public func flatMap<U>(
+        _ transform: @escaping @Sendable (Value) -> Channel<U>
+    ) -> Channel<U> where Value: Sendable, U: Sendable {
         Channel<U>(producer.flatMap(.merge) { transform($0).innerProducer })
     }
 
@@ -98,7 +102,9 @@ extension Channel {
     ///
     /// - Parameter transform: Makes a channel for each value.
     /// - Returns: The flattened channel.
-    public func flatMapLatest<U>(_ transform: @escaping @Sendable (Value) -> Channel<U>) -> Channel<U> {
+    public func flatMapLatest<U>(
+        _ transform: @escaping @Sendable (Value) -> Channel<U>
+    ) -> Channel<U> where Value: Sendable, U: Sendable {
         Channel<U>(producer.flatMap(.latest) { transform($0).innerProducer })
     }
 
@@ -107,7 +113,9 @@ extension Channel {
     ///
     /// - Parameter transform: Makes a channel for each value.
     /// - Returns: The flattened channel.
-    public func concatMap<U>(_ transform: @escaping @Sendable (Value) -> Channel<U>) -> Channel<U> {
+    public func concatMap<U>(
+        _ transform: @escaping @Sendable (Value) -> Channel<U>
+    ) -> Channel<U> where Value: Sendable, U: Sendable {
         Channel<U>(producer.flatMap(.concat) { transform($0).innerProducer })
     }
 }

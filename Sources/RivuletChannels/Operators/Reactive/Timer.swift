@@ -15,7 +15,8 @@ extension Channel {
     ///   - value: The value to send.
     ///   - context: Whose clock counts, and where the value is sent from.
     /// - Returns: The timer channel.
-    public static func timer(interval: DispatchTimeInterval, value: Value? = nil, context: Exec = .global) -> Channel<Value> {
+    public static func timer(interval: DispatchTimeInterval, value: Value? = nil, context: Exec = .global) -> Channel<Value>
+    where Value: Sendable {
         let clock = context.clock
         let payload = UncheckedSendable(value ?? (() as? Value))
         return Channel(
@@ -37,7 +38,9 @@ extension Channel {
     ///   - resetOnValue: Whether each value restarts the count.
     ///   - context: Whose clock counts.
     /// - Returns: The channel with a timeout.
-    public func timeout(interval: DispatchTimeInterval, resetOnValue: Bool = true, context: Exec = .direct) -> Channel<Value> {
+    public func timeout(interval: DispatchTimeInterval, resetOnValue: Bool = true, context: Exec = .direct)
+        -> Channel<Value> where Value: Sendable
+    {
         let clock = context.clock
         let upstream = self
         return Channel(
