@@ -149,7 +149,10 @@ extension ChannelWorkload {
 }
 
 /// A `generate` closure's state for C5: it keeps each activation's input until the deactivation.
-final class TenValueGenerator {
+///
+/// @unchecked Sendable: the workload activates and deactivates the channel on its one thread, with
+/// the default (direct) context, so `input` is only touched there.
+final class TenValueGenerator: @unchecked Sendable {
     private var input: ChannelInput<Int>?
 
     func activationChanged(_ input: ChannelInput<Int>?) {
