@@ -89,8 +89,9 @@ extension Signal {
     /// far and the new value; if it returns `true` the array is sent and the new value starts the
     /// next one. Completion sends what remains.
     @inlinable
-    public func collect(_ shouldEmit: @escaping @Sendable (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<[Value], Error>
-    {
+    public func collect(_ shouldEmit: @escaping @Sendable (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<
+        [Value], Error
+    > {
         flatMapEvent(Event.collectValues(before: shouldEmit, after: nil))
     }
 }
