@@ -32,13 +32,11 @@ extension Signal {
         /// An observer that runs the given closures for the matching events.
         @inlinable
         public convenience init(
-            value: sending ((Value) -> Void)? = nil,
-            failed: sending ((Error) -> Void)? = nil,
-            completed: sending (() -> Void)? = nil,
-            interrupted: sending (() -> Void)? = nil
+            value: (@Sendable (Value) -> Void)? = nil,
+            failed: (@Sendable (Error) -> Void)? = nil,
+            completed: (@Sendable () -> Void)? = nil,
+            interrupted: (@Sendable () -> Void)? = nil
         ) {
-            // The closures were handed over (`sending`) and are called only while a signal's
-            // delivery turn is held, so never concurrently.
             self.init(
                 relaying: { event in
                     switch event {

@@ -34,20 +34,20 @@ extension Signal {
     @inlinable
     @discardableResult
     public func observeCompleted(_ action: sending @escaping () -> Void) -> Disposable? {
-        observe(Observer(completed: action))
+        observe(Observer(relaying: { if case .completed = $0 { action() } }, ()))
     }
 
     /// Runs `action` when the signal fails.
     @inlinable
     @discardableResult
     public func observeFailed(_ action: sending @escaping (Error) -> Void) -> Disposable? {
-        observe(Observer(failed: action))
+        observe(Observer(relaying: { if case let .failed(error) = $0 { action(error) } }, ()))
     }
 
     /// Runs `action` when the signal is interrupted, including when observing a terminated signal.
     @inlinable
     @discardableResult
     public func observeInterrupted(_ action: sending @escaping () -> Void) -> Disposable? {
-        observe(Observer(interrupted: action))
+        observe(Observer(relaying: { if case .interrupted = $0 { action() } }, ()))
     }
 }

@@ -66,21 +66,21 @@ extension SignalProducer {
     @inlinable
     @discardableResult
     public func startWithCompleted(_ action: sending @escaping () -> Void) -> Disposable {
-        start(Signal.Observer(completed: action))
+        start(Signal.Observer(relaying: { if case .completed = $0 { action() } }, ()))
     }
 
     /// Starts the producer, running `action` if it fails.
     @inlinable
     @discardableResult
     public func startWithFailed(_ action: sending @escaping (Error) -> Void) -> Disposable {
-        start(Signal.Observer(failed: action))
+        start(Signal.Observer(relaying: { if case let .failed(error) = $0 { action(error) } }, ()))
     }
 
     /// Starts the producer, running `action` if it is interrupted.
     @inlinable
     @discardableResult
     public func startWithInterrupted(_ action: sending @escaping () -> Void) -> Disposable {
-        start(Signal.Observer(interrupted: action))
+        start(Signal.Observer(relaying: { if case .interrupted = $0 { action() } }, ()))
     }
 }
 

@@ -93,13 +93,13 @@ extension Signal {
     /// ends (after the terminal event, or when it is disposed of). Callbacks run on the thread that
     /// sends the event.
     public func on(
-        event: sending ((Event) -> Void)? = nil,
-        failed: sending ((Error) -> Void)? = nil,
-        completed: sending (() -> Void)? = nil,
-        interrupted: sending (() -> Void)? = nil,
-        terminated: sending (() -> Void)? = nil,
-        disposed: sending (() -> Void)? = nil,
-        value: sending ((Value) -> Void)? = nil
+        event: (@Sendable (Event) -> Void)? = nil,
+        failed: (@Sendable (Error) -> Void)? = nil,
+        completed: (@Sendable () -> Void)? = nil,
+        interrupted: (@Sendable () -> Void)? = nil,
+        terminated: (@Sendable () -> Void)? = nil,
+        disposed: (@Sendable () -> Void)? = nil,
+        value: (@Sendable (Value) -> Void)? = nil
     ) -> Signal<Value, Error> {
         let callbacks = OnEventCallbacks(
             event: event, failed: failed, completed: completed, interrupted: interrupted,
