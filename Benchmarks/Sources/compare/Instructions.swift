@@ -24,19 +24,20 @@ func runner(workload id: String, side: String) -> Workload.Runner? {
 }
 
 /// `compare --once ID SIDE COUNT`: prepares that side and runs it once for COUNT operations,
-/// without warm-up or timing (what callgrind runs).
-func runOnce(_ arguments: [String]) -> Int32 {
+/// without warm-up or timing (what callgrind runs), then exits.
+func runOnce(_ arguments: [String]) -> Never {
     guard arguments.count == 3, let count = Int(arguments[2]), count > 0,
         let runner = runner(workload: arguments[0], side: arguments[1])
     else {
         print("usage: compare --once WORKLOAD SIDE COUNT (SIDE: \((coreSides + channelSides).joined(separator: ", ")))")
-        return 2
+        exit(2)
     }
     let run = runner()
     let checksum = run(count)
     if checksum == 42 { print("(checksum)") } // consumes the result
-    withExtendedLifetime(run) {}
-    return 0
+    // Exits with the workload's state alive: its teardown is not timed in the table either, and
+    // for the memory workload it would grow with the count.
+    withExtendedLifetime(run) { exit(0) }
 }
 
 /// The binary callgrind runs: this one, or, where valgrind cannot read its debug information, a

@@ -15,7 +15,7 @@ import Workloads
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--once" {
-    exit(runOnce(Array(arguments.dropFirst())))
+    runOnce(Array(arguments.dropFirst()))
 }
 if arguments.first == "--instructions" {
     exit(printInstructionTables(filter: arguments.dropFirst().first))
