@@ -18,7 +18,7 @@ func printChannelTable(only: String?) {
             wallClock: workload.core.crossesThreads)
         let (channels, core, baseline) = (results[0], results[1], results[2])
 
-        let ratio = channels.median / core.median
+        let ratio = channels.ratio(to: core)
         var targets: [String] = []
         if let maxRatio = workload.maxCoreRatio {
             targets.append("≤\(format(maxRatio))× core \(verdict(ratio <= maxRatio))")
@@ -34,7 +34,7 @@ func printChannelTable(only: String?) {
             workload.id, workload.name, workload.operation,
             format(channels.median), channels.range, format(core.median), core.range,
             format(baseline.median), baseline.range,
-            format(ratio, decimals: 2), format(channels.median / baseline.median, decimals: 2),
+            format(ratio, decimals: 2), format(channels.ratio(to: baseline), decimals: 2),
             format(channels.allocations, decimals: 2), format(core.allocations, decimals: 2),
             targets.joined(separator: "; "),
         ]

@@ -31,9 +31,9 @@ print("Rivulet benchmarks, \(Date()), \(host.activeProcessorCount) cores, \(host
 print(
     """
     Release build; ns, allocations and live bytes per operation. Each cell: the median of \(repetitions) runs \
-    (min–max beside it), the sides of a workload taking turns, each run after a warm-up; time is this thread's \
-    CPU time (CLOCK_THREAD_CPUTIME_ID), wall time where the clock column says so; allocations and live bytes: \
-    the fewest of the runs; ratios: of the medians.
+    (\(wallClockRepetitions) on the wall clock; min–max beside it), the sides of a workload taking turns, each run \
+    after a warm-up; time is this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), wall time where the clock column \
+    says so; allocations and live bytes: the fewest of the runs; ratios: the median of the runs' ratios.
     """
 )
 if !channelsOnly {
@@ -53,10 +53,10 @@ for workload in Workload.all where !channelsOnly && (filter == nil || filter == 
     var targets: [String] = []
     let target = workload.target
     if target.beatsOpenCombine, let openCombine {
-        targets.append("faster than OpenCombine \(verdict(rivulet.median < openCombine.median))")
+        targets.append("faster than OpenCombine \(verdict(rivulet.ratio(to: openCombine) < 1))")
     }
     if let ratio = target.maxBaselineRatio {
-        targets.append("≤\(format(ratio))× baseline \(verdict(rivulet.median <= ratio * baseline.median))")
+        targets.append("≤\(format(ratio))× baseline \(verdict(rivulet.ratio(to: baseline) <= ratio))")
     }
     if let allocations = target.maxAllocations {
         targets.append("≤\(format(allocations, decimals: 0)) allocs \(verdict(rivulet.allocations <= allocations))")
@@ -65,6 +65,15 @@ for workload in Workload.all where !channelsOnly && (filter == nil || filter == 
         targets.append("≤\(format(bytes, decimals: 0)) B \(verdict(rivulet.liveBytes <= bytes))")
     }
     if let note = workload.note { targets.append("(\(note))") }
+    if workload.crossesThreads {
+        var cpu = "process CPU ns (all threads): Rivulet \(format(rivulet.processCPU))"
+        if let openCombine {
+            cpu +=
+                ", OpenCombine \(format(openCombine.processCPU)) (\(format(rivulet.processCPURatio(to: openCombine), decimals: 2))×)"
+        }
+        cpu += ", baseline \(format(baseline.processCPU)) (\(format(rivulet.processCPURatio(to: baseline), decimals: 2))×)"
+        targets.append(cpu)
+    }
 
     let notAvailable = "n/a"
     var columns: [String] = ["\(workload.number)", workload.name, workload.operation]
@@ -73,8 +82,8 @@ for workload in Workload.all where !channelsOnly && (filter == nil || filter == 
     columns.append(openCombine.map { format($0.median) } ?? notAvailable)
     columns.append(openCombine?.range ?? notAvailable)
     columns.append(contentsOf: [format(baseline.median), baseline.range])
-    columns.append(openCombine.map { format(rivulet.median / $0.median, decimals: 2) } ?? notAvailable)
-    columns.append(format(rivulet.median / baseline.median, decimals: 2))
+    columns.append(openCombine.map { format(rivulet.ratio(to: $0), decimals: 2) } ?? notAvailable)
+    columns.append(format(rivulet.ratio(to: baseline), decimals: 2))
     columns.append(format(rivulet.allocations, decimals: 2))
     columns.append(openCombine.map { format($0.allocations, decimals: 2) } ?? notAvailable)
     columns.append(format(rivulet.liveBytes, decimals: 0))
