@@ -10,6 +10,7 @@ extension Workload {
         operations: 200_000,
         target: Target(beatsOpenCombine: false),
         note: "OpenCombine 0.14 has no AsyncSequence bridge; the baseline is an AsyncStream with the same values",
+        crossesThreads: true,
         rivulet: {
             { count in
                 let producer = SignalProducer<Int, Never>(0..<count)

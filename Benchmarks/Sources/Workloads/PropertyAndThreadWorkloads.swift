@@ -41,7 +41,7 @@ extension Workload {
     /// 9. Send on this thread, observe on a serial queue, until every value is delivered.
     static let crossThread = Workload(
         number: 9, name: "cross-thread: send here, observe on a serial queue", operation: "value", operations: 200_000,
-        target: Target(),
+        target: Target(), crossesThreads: true,
         rivulet: {
             let (signal, input) = Signal<Int, Never>.pipe()
             let arrivals = Arrivals()

@@ -20,6 +20,10 @@ public struct Workload: Sendable {
     public let baseline: Runner
     public let target: Target
     public let note: String?
+    /// Whether the work runs on other threads too (a queue, the cooperative pool), so that
+    /// `compare` times it on the wall clock; every other workload is timed in the CPU time of the
+    /// thread that runs it.
+    public let crossesThreads: Bool
 
     /// The goals the issue sets for Rivulet on this workload.
     public struct Target: Sendable {
@@ -45,7 +49,7 @@ public struct Workload: Sendable {
 
     public init(
         number: Int, name: String, operation: String, operations: Int, target: Target, note: String? = nil,
-        rivulet: @escaping Runner, openCombine: Runner?, baseline: @escaping Runner
+        crossesThreads: Bool = false, rivulet: @escaping Runner, openCombine: Runner?, baseline: @escaping Runner
     ) {
         self.number = number
         self.name = name
@@ -53,6 +57,7 @@ public struct Workload: Sendable {
         self.operations = operations
         self.target = target
         self.note = note
+        self.crossesThreads = crossesThreads
         self.rivulet = rivulet
         self.openCombine = openCombine
         self.baseline = baseline

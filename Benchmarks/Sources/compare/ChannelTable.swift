@@ -9,15 +9,16 @@ func printChannelTable(only: String?) {
     print("Activation channels (RivuletChannels) against the core `Signal` of the same shape.")
     print()
     print(
-        "| # | workload | per | channels ns | core ns | baseline ns | channels/core | channels/baseline | channels allocs | core allocs | targets |"
+        "| # | workload | per | channels ns | channels min–max | core ns | core min–max | baseline ns | baseline min–max | channels/core | channels/baseline | channels allocs | core allocs | targets |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for workload in ChannelWorkload.all where only == nil || only == workload.id {
-        let channels = measure(workload.channels, operations: workload.operations)
-        let core = measure(workload.core.rivulet, operations: workload.operations)
-        let baseline = measure(workload.core.baseline, operations: workload.operations)
+        let results = measure(
+            [workload.channels, workload.core.rivulet, workload.core.baseline], operations: workload.operations,
+            wallClock: workload.core.crossesThreads)
+        let (channels, core, baseline) = (results[0], results[1], results[2])
 
-        let ratio = channels.nanoseconds / core.nanoseconds
+        let ratio = channels.ratio(to: core)
         var targets: [String] = []
         if let maxRatio = workload.maxCoreRatio {
             targets.append("≤\(format(maxRatio))× core \(verdict(ratio <= maxRatio))")
@@ -31,8 +32,9 @@ func printChannelTable(only: String?) {
 
         let columns: [String] = [
             workload.id, workload.name, workload.operation,
-            format(channels.nanoseconds), format(core.nanoseconds), format(baseline.nanoseconds),
-            format(ratio, decimals: 2), format(channels.nanoseconds / baseline.nanoseconds, decimals: 2),
+            format(channels.median), channels.range, format(core.median), core.range,
+            format(baseline.median), baseline.range,
+            format(ratio, decimals: 2), format(channels.ratio(to: baseline), decimals: 2),
             format(channels.allocations, decimals: 2), format(core.allocations, decimals: 2),
             targets.joined(separator: "; "),
         ]

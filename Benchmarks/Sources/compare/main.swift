@@ -1,80 +1,62 @@
-import Dispatch
 import Foundation
-import MemoryCounter
 import Workloads
 
 // Runs every workload for Rivulet, OpenCombine and the plain-closure baseline in one process and
 // prints one Markdown table with the ratios and the issue's targets; then the channel workloads
-// against the core and the baseline, in a second table (ChannelTable.swift).
+// against the core and the baseline, in a second table (ChannelTable.swift). Measure.swift says
+// how a cell is timed; Instructions.swift counts instructions under callgrind instead.
 //
-//     swift run -c release --package-path Benchmarks compare
+//     swift run -c release --package-path Benchmarks compare                  # both tables
+//     swift run -c release --package-path Benchmarks compare 11               # core workload 11
+//     swift run -c release --package-path Benchmarks compare channels         # the channel table
+//     swift run -c release --package-path Benchmarks compare C2               # channel workload C2
+//     swift run -c release --package-path Benchmarks compare --instructions [2 | channels | C2]
+//     swift run -c release --package-path Benchmarks compare --once 2 rivulet 5000   # one run, untimed
 
-struct Measurement {
-    var nanoseconds = Double.infinity
-    var allocations = Double.infinity
-    var liveBytes = Double.infinity
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--once" {
+    runOnce(Array(arguments.dropFirst()))
 }
-
-/// Best of `repetitions` timed runs, each on freshly prepared state, after one warm-up run.
-func measure(_ runner: Workload.Runner, operations: Int, repetitions: Int = 5) -> Measurement {
-    var checksum = 0
-    do {
-        let warmUp = runner()
-        checksum &+= warmUp(max(operations / 10, 1))
-    }
-    var best = Measurement()
-    for _ in 0..<repetitions {
-        let run = runner()
-        let mallocsBefore = rivulet_bench_malloc_count()
-        let liveBefore = rivulet_bench_live_bytes()
-        let start = DispatchTime.now().uptimeNanoseconds
-        checksum &+= run(operations)
-        let elapsed = DispatchTime.now().uptimeNanoseconds - start
-        let mallocs = rivulet_bench_malloc_count() - mallocsBefore
-        let live = rivulet_bench_live_bytes() - liveBefore
-        let count = Double(operations)
-        best.nanoseconds = min(best.nanoseconds, Double(elapsed) / count)
-        best.allocations = min(best.allocations, Double(mallocs) / count)
-        best.liveBytes = min(best.liveBytes, Double(max(live, 0)) / count)
-        withExtendedLifetime(run) {}
-    }
-    if checksum == 42 { print("(checksum)") } // consumes every result
-    return best
+if arguments.first == "--instructions" {
+    exit(printInstructionTables(filter: arguments.dropFirst().first))
 }
-
-func format(_ value: Double, decimals: Int = 1) -> String {
-    String(format: "%.\(decimals)f", value)
-}
-
-func verdict(_ met: Bool) -> String { met ? "✅" : "❌" }
 
 // No argument: both tables. A number: that core workload. "channels": the channel table alone;
 // "C1"…"C6": that channel workload.
-let argument = CommandLine.arguments.dropFirst().first
+let argument = arguments.first
 let filter = argument.flatMap(Int.init)
 let channelsOnly = argument == "channels" || argument?.hasPrefix("C") == true
 let host = ProcessInfo.processInfo
 print("Rivulet benchmarks, \(Date()), \(host.activeProcessorCount) cores, \(host.operatingSystemVersionString)")
-print("Best of 5 runs per cell, each after a warm-up; release build; ns and allocations per operation.")
+print(
+    """
+    Release build; ns, allocations and live bytes per operation. Each cell: the median of \(repetitions) runs \
+    (\(wallClockRepetitions) on the wall clock; min–max beside it), the sides of a workload taking turns, each run \
+    after a warm-up; time is this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), wall time where the clock column \
+    says so; allocations and live bytes: the fewest of the runs; ratios: the median of the runs' ratios.
+    """
+)
 if !channelsOnly {
     print()
     print(
-        "| # | workload | per | Rivulet ns | OpenCombine ns | baseline ns | Rivulet/OpenCombine | Rivulet/baseline | Rivulet allocs | OpenCombine allocs | Rivulet live B | OpenCombine live B | targets |"
+        "| # | workload | per | clock | Rivulet ns | Rivulet min–max | OpenCombine ns | OpenCombine min–max | baseline ns | baseline min–max | Rivulet/OpenCombine | Rivulet/baseline | Rivulet allocs | OpenCombine allocs | Rivulet live B | OpenCombine live B | targets |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 }
 for workload in Workload.all where !channelsOnly && (filter == nil || filter == workload.number) {
-    let rivulet = measure(workload.rivulet, operations: workload.operations)
-    let openCombine = workload.openCombine.map { measure($0, operations: workload.operations) }
-    let baseline = measure(workload.baseline, operations: workload.operations)
+    let runners = [workload.rivulet, workload.baseline] + (workload.openCombine.map { [$0] } ?? [])
+    let results = measure(runners, operations: workload.operations, wallClock: workload.crossesThreads)
+    let rivulet = results[0]
+    let baseline = results[1]
+    let openCombine = results.count > 2 ? results[2] : nil
 
     var targets: [String] = []
     let target = workload.target
     if target.beatsOpenCombine, let openCombine {
-        targets.append("faster than OpenCombine \(verdict(rivulet.nanoseconds < openCombine.nanoseconds))")
+        targets.append("faster than OpenCombine \(verdict(rivulet.ratio(to: openCombine) < 1))")
     }
     if let ratio = target.maxBaselineRatio {
-        targets.append("≤\(format(ratio))× baseline \(verdict(rivulet.nanoseconds <= ratio * baseline.nanoseconds))")
+        targets.append("≤\(format(ratio))× baseline \(verdict(rivulet.ratio(to: baseline) <= ratio))")
     }
     if let allocations = target.maxAllocations {
         targets.append("≤\(format(allocations, decimals: 0)) allocs \(verdict(rivulet.allocations <= allocations))")
@@ -83,14 +65,25 @@ for workload in Workload.all where !channelsOnly && (filter == nil || filter == 
         targets.append("≤\(format(bytes, decimals: 0)) B \(verdict(rivulet.liveBytes <= bytes))")
     }
     if let note = workload.note { targets.append("(\(note))") }
+    if workload.crossesThreads {
+        var cpu = "process CPU ns (all threads): Rivulet \(format(rivulet.processCPU))"
+        if let openCombine {
+            cpu +=
+                ", OpenCombine \(format(openCombine.processCPU)) (\(format(rivulet.processCPURatio(to: openCombine), decimals: 2))×)"
+        }
+        cpu += ", baseline \(format(baseline.processCPU)) (\(format(rivulet.processCPURatio(to: baseline), decimals: 2))×)"
+        targets.append(cpu)
+    }
 
     let notAvailable = "n/a"
     var columns: [String] = ["\(workload.number)", workload.name, workload.operation]
-    columns.append(format(rivulet.nanoseconds))
-    columns.append(openCombine.map { format($0.nanoseconds) } ?? notAvailable)
-    columns.append(format(baseline.nanoseconds))
-    columns.append(openCombine.map { format(rivulet.nanoseconds / $0.nanoseconds, decimals: 2) } ?? notAvailable)
-    columns.append(format(rivulet.nanoseconds / baseline.nanoseconds, decimals: 2))
+    columns.append(workload.crossesThreads ? "wall" : "CPU")
+    columns.append(contentsOf: [format(rivulet.median), rivulet.range])
+    columns.append(openCombine.map { format($0.median) } ?? notAvailable)
+    columns.append(openCombine?.range ?? notAvailable)
+    columns.append(contentsOf: [format(baseline.median), baseline.range])
+    columns.append(openCombine.map { format(rivulet.ratio(to: $0), decimals: 2) } ?? notAvailable)
+    columns.append(format(rivulet.ratio(to: baseline), decimals: 2))
     columns.append(format(rivulet.allocations, decimals: 2))
     columns.append(openCombine.map { format($0.allocations, decimals: 2) } ?? notAvailable)
     columns.append(format(rivulet.liveBytes, decimals: 0))
