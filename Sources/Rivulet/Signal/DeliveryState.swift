@@ -118,6 +118,9 @@ struct DeliveryState<Value, Error: Swift.Error> {
         @usableFromInline var turnstile: DispatchSemaphore?
         /// Detached observers and discarded events, whose last release must happen after the lock.
         @usableFromInline var released: ContiguousArray<Attachment> = []
+        /// The one observer a disposal detaches, kept out of `released` so that an
+        /// observe-and-dispose cycle allocates no array buffer for it.
+        @usableFromInline var releasedObserver: Attachment?
         @usableFromInline var discardedEvents: ContiguousArray<Event?> = []
         /// Observer changes just applied, released after the lock.
         @usableFromInline var appliedChanges: ContiguousArray<ObserverChange> = []
@@ -264,7 +267,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
             return turn
         }
         guard let removed = observers.remove(attachment) else { return turn }
-        turn.released.append(removed)
+        turn.releasedObserver = removed
         disposeSilentlyIfAbandoned(into: &turn)
         return turn
     }

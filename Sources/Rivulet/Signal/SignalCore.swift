@@ -129,6 +129,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// observers, discarded events, and resources to dispose of.
     @inlinable
     static func releaseOutsideLock(_ turn: inout State.Turn) {
+        turn.releasedObserver = nil
         if !turn.released.isEmpty { turn.released = [] }
         if !turn.discardedEvents.isEmpty { turn.discardedEvents = [] }
         if !turn.appliedChanges.isEmpty { turn.appliedChanges = [] }
