@@ -6,8 +6,6 @@
 /// one place can observe all of them. `isExecuting` turns `true` before the work's first event and
 /// `false` after its last; starting an execution is atomic across threads.
 public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvider {
-    // @unchecked Sendable: every stored property is immutable; the changing state is in a
-    // `MutableProperty` (behind its lock) and the signals' inputs are thread-safe signal cores.
 
     private let execute: (Input) -> SignalProducer<Output, ActionError<Error>>
     private let eventsInput: Signal<Signal<Output, Error>.Event, Never>.Observer
@@ -187,4 +185,8 @@ extension Action where Input == Void {
     }
 }
 
+// @unchecked Sendable: every stored property is immutable; the changing state is in a
+// `MutableProperty` (behind its lock) and the signals' inputs are thread-safe signal cores. Only
+// where `Input` and `Output` are `Sendable`: otherwise the compiler keeps the instance, its values
+// and its closures in one isolation region.
 extension Action: @unchecked Sendable where Input: Sendable, Output: Sendable {}

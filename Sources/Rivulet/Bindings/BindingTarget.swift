@@ -19,8 +19,6 @@ public protocol BindingTargetProvider<Value> {
 /// A binding started with `<~` ends when the target's lifetime ends or the source ends, whichever
 /// comes first.
 public struct BindingTarget<Value>: BindingTargetProvider {
-    // @unchecked Sendable: both stored closures are immutable; `action` is called by bindings, each
-    // of which is serialized by the signal core of its start (its lock), as for any observer.
 
     /// When it ends, every binding to this target stops.
     public let lifetime: Lifetime
@@ -102,4 +100,9 @@ extension Optional: BindingTargetProvider where Wrapped: BindingTargetProvider {
     }
 }
 
+// @unchecked Sendable: both stored closures are immutable; `action` is called by bindings, each of
+// which is serialized by the signal core of its start (its lock), and it is `@Sendable`, for
+// bindings from several sources. Only where
+// the values are `Sendable`: otherwise the compiler keeps the instance, its values and its closures
+// in one isolation region.
 extension BindingTarget: @unchecked Sendable where Value: Sendable {}

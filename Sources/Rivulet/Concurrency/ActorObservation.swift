@@ -153,20 +153,6 @@ final class ActorObservation<A: Actor, Value: Sendable, Error: Swift.Error>: Dis
     }
 }
 
-extension ActorObservation {
-    /// Wraps a main-actor closure as a closure isolated to `MainActor.shared`.
-    ///
-    /// A parameter `isolated MainActor` does not make the compiler treat the code as `@MainActor`
-    /// (Swift 6.3), so the drain, which runs on the main actor's executor, enters the main actor's
-    /// static isolation with `assumeIsolated`; its check cannot fail there.
-    @inlinable
-    static func onMainActor(
-        _ action: @escaping @MainActor @Sendable (Event) -> Void
-    ) -> @Sendable (isolated MainActor, Event) -> Void {
-        { _, event in MainActor.assumeIsolated { action(event) } }
-    }
-}
-
 // MARK: Signal
 
 extension Signal where Value: Sendable {
@@ -218,8 +204,10 @@ extension Signal where Value: Sendable {
         }
     }
 
-    /// Runs the main-actor closure `action` on the main actor for every event from now on; see
-    /// `observe(isolatedTo:_:)` for the ordering guarantees.
+    /// Runs the main-actor closure `action` on the main actor for every event from now on, in
+    /// order: the same delivery as `observe { @MainActor event in … }` (Docs/Concurrency.md,
+    /// "Main-actor patterns"), which is at once when the event is sent on the main actor with
+    /// nothing queued for it.
     ///
     /// Use it to reach `@MainActor` state: a closure with an `isolated MainActor` parameter may
     /// not touch it.
@@ -235,7 +223,7 @@ extension Signal where Value: Sendable {
         isolatedTo mainActor: MainActor,
         _ action: @escaping @MainActor @Sendable (Event) -> Void
     ) -> Disposable? {
-        observe(isolatedTo: mainActor, ActorObservation<MainActor, Value, Error>.onMainActor(action))
+        observe(on: UIScheduler()).observe(.onMainActor(action))
     }
 
     /// Runs the main-actor closure `action` on the main actor for each value; see
@@ -303,7 +291,7 @@ extension SignalProducer where Value: Sendable {
     }
 
     /// Starts the producer and runs the main-actor closure `action` on the main actor for each of
-    /// its events; see `start(isolatedTo:_:)`.
+    /// its events, in order: the same delivery as `start { @MainActor event in … }`.
     ///
     /// - Parameters:
     ///   - mainActor: `MainActor.shared`.
@@ -315,7 +303,7 @@ extension SignalProducer where Value: Sendable {
         isolatedTo mainActor: MainActor,
         _ action: @escaping @MainActor @Sendable (Signal<Value, Error>.Event) -> Void
     ) -> Disposable {
-        start(isolatedTo: mainActor, ActorObservation<MainActor, Value, Error>.onMainActor(action))
+        observe(on: UIScheduler()).start(.onMainActor(action))
     }
 
     /// Starts the producer and runs the main-actor closure `action` on the main actor for each

@@ -9,7 +9,6 @@
 /// When the property is deinitialized, its signal and producers complete and its lifetime ends.
 @propertyWrapper
 public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
-    // @unchecked Sendable: all mutable state is in `storage`, behind its lock (`PropertyStorage.state`).
 
     @usableFromInline let storage: PropertyStorage<Value>
     private let token: Lifetime.Token
@@ -102,4 +101,7 @@ extension PropertyStorage {
     }
 }
 
+// @unchecked Sendable: all mutable state is in `storage`, behind its lock
+// (`PropertyStorage.state`). Only where the values are `Sendable`: otherwise the compiler keeps the
+// instance, its values and its closures in one isolation region.
 extension MutableProperty: @unchecked Sendable where Value: Sendable {}

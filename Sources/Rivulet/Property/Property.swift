@@ -10,9 +10,6 @@
 ///   deinitialized); after that it keeps its last value.
 @propertyWrapper
 public final class Property<Value>: PropertyProtocol {
-    // @unchecked Sendable: the stored closures are immutable. A composed property's mutable state
-    // is in its `PropertyStorage` (behind its lock); a constant one has none; an existential one
-    // relies on the property it wraps.
 
     @usableFromInline let readValue: () -> Value
 
@@ -129,4 +126,8 @@ extension Property where Value: OptionalProtocol {
     }
 }
 
+// @unchecked Sendable: the stored closures are immutable. A composed property's mutable state is in
+// its `PropertyStorage` (behind its lock); a constant one has none; an existential one relies on
+// the property it wraps. Only where the values are `Sendable`: otherwise the compiler keeps the
+// instance, its values and its closures in one isolation region.
 extension Property: @unchecked Sendable where Value: Sendable {}

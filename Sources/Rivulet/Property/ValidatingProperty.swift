@@ -5,9 +5,6 @@
 /// Changes made directly to the wrapped property are validated too, so `result` always describes
 /// the latest attempt. `value`, `producer` and `signal` are the wrapped property's.
 public final class ValidatingProperty<Value, ValidationError: Swift.Error>: MutablePropertyProtocol {
-    // @unchecked Sendable: the stored closures and properties are immutable; the mutable state is
-    // in the wrapped property and in `result`'s storage (each behind its own lock), and in
-    // `writebackThread` (a `Locked`).
 
     /// What a validator decides about a proposed value.
     public enum Decision {
@@ -184,4 +181,8 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
     }
 }
 
+// @unchecked Sendable: the stored closures and properties are immutable; the mutable state is in
+// the wrapped property and in `result`'s storage (each behind its own lock), and in
+// `writebackThread` (a `Locked`). Only where the values are `Sendable`: otherwise the compiler
+// keeps the instance, its values and its closures in one isolation region.
 extension ValidatingProperty: @unchecked Sendable where Value: Sendable {}

@@ -7,11 +7,6 @@ extension Signal {
     /// any more, so the signal is interrupted. The observer handed to a producer's start handler
     /// does not do that: as in ReactiveSwift, the start goes on until it ends or is disposed of.
     public final class Observer: Rivulet.Observer<Value, Error> {
-        // @unchecked Sendable: an input observer sends through its core, which is thread-safe (its
-        // turn word and lock, `SignalStorage`). Any other action is invoked by a signal only
-        // while that thread holds the signal's delivery turn (claimed through the same turn
-        // word), so never concurrently; calling `send` on it from several threads at once is the
-        // caller's race, exactly as for calling the closure itself.
 
         /// The closure an observer runs for each event.
         public typealias Action = (Event) -> Void
@@ -168,4 +163,10 @@ extension Signal {
     }
 }
 
+// @unchecked Sendable: an input observer sends through its core, which is thread-safe (its turn
+// word and lock, `SignalStorage`). Any other action is invoked by a signal only while that thread
+// holds the signal's delivery turn (claimed through the same turn word), so never concurrently;
+// calling `send` on it from several threads at once is the caller's race, exactly as for calling
+// the closure itself. Only where the values are `Sendable`: otherwise the compiler keeps the
+// instance, its values and its closures in one isolation region.
 extension Signal.Observer: @unchecked Sendable where Value: Sendable {}

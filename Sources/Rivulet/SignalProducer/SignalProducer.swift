@@ -7,11 +7,6 @@
 /// Operators applied to a producer are fused: starting `producer.map(f).filter(g)` builds one
 /// chain of closures feeding one signal, with no intermediate signal per operator.
 public struct SignalProducer<Value, Error: Swift.Error> {
-    // @unchecked Sendable: a producer is an immutable value holding one closure. That closure and
-    // every operator closure it captures run only inside `start`, on the starting thread, and every
-    // event reaches them serialized by the delivery turn of a signal core (its turn word and lock,
-    // in `SignalStorage`). Two starts are independent instances (P2); closures that share mutable
-    // state across concurrent starts must protect it themselves, as in ReactiveSwift.
 
     /// The signal that each start produces.
     public typealias ProducedSignal = Signal<Value, Error>
@@ -269,4 +264,11 @@ extension Result {
     }
 }
 
+// @unchecked Sendable: a producer is an immutable value holding one closure. That closure and every
+// operator closure it captures run only inside `start`, on the starting thread, and every event
+// reaches them serialized by the delivery turn of a signal core (its turn word and lock, in
+// `SignalStorage`). Two starts are independent instances (P2); closures that share mutable state
+// across concurrent starts must protect it themselves, as in ReactiveSwift. Only where the values
+// are `Sendable`: otherwise the compiler keeps the instance, its values and its closures in one
+// isolation region.
 extension SignalProducer: @unchecked Sendable where Value: Sendable {}

@@ -63,7 +63,8 @@ import Testing
     }
 
     @Test func aKeyPathTargetDoesNotRetainItsObject() {
-        // Written on the binding's scheduler only (here the immediate one, on this thread).
+        // @unchecked Sendable: written only on the binding's scheduler, here the immediate one, on
+        // this test's thread.
         final class Label: @unchecked Sendable { var text = "" }
         var label: Label? = Label()
         weak let weakLabel = label
