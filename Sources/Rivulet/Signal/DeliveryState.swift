@@ -37,6 +37,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
     enum ObserverChange {
         case attach(Attachment)
         case detach(Attachment)
+        /// A signal sharing this one's turn has changes of its own to apply (see `SharedTurnHost`).
+        case member(any SharedTurnMember)
     }
 
     @usableFromInline var lifecycle: Lifecycle = .alive
@@ -51,6 +53,11 @@ struct DeliveryState<Value, Error: Swift.Error> {
     /// event or disposal ends a start). Set when the core is made and never changed, so it is read
     /// without the lock. Fills padding too.
     @usableFromInline var interruptsWhenInputIsReleased = true
+    /// Whether the shared turn's owner is delivering on this signal right now (members only; see
+    /// `SharedTurnHost`). Read and written only by that owner, so without the lock. Fills padding.
+    @usableFromInline var isDeliveringInSharedTurn = false
+    /// Whether the host has this member among its pending changes. Under the host's lock.
+    @usableFromInline var isAwaitingSharedTurnOwner = false
 
     /// How a signal ended (`none` also after a silent disposal: nobody can observe it any more, so
     /// a later send is nobody's concern).
@@ -70,11 +77,15 @@ struct DeliveryState<Value, Error: Swift.Error> {
     /// The generator's lifetime (or the pipe's disposable); taken out and disposed of exactly
     /// once, at termination (S5).
     @usableFromInline var resources: (any Disposable)?
+    /// The signal whose delivery turn this one shares, or `nil` for a turn of its own (see
+    /// `SharedTurnHost`). Set when the storage is made and never changed, so read without the lock.
+    @usableFromInline var sharedTurnHost: (any SharedTurnHost)?
 
     @inlinable
-    init(resources: (any Disposable)?, interruptsWhenInputIsReleased: Bool = true) {
+    init(resources: (any Disposable)?, interruptsWhenInputIsReleased: Bool = true, sharedTurnHost: (any SharedTurnHost)? = nil) {
         self.resources = resources
         self.interruptsWhenInputIsReleased = interruptsWhenInputIsReleased
+        self.sharedTurnHost = sharedTurnHost
     }
 
     /// Whether an uncontended send must not bypass the lock: something waits for the owner's
@@ -124,6 +135,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
         @usableFromInline var discardedEvents: ContiguousArray<Event?> = []
         /// Observer changes just applied, released after the lock.
         @usableFromInline var appliedChanges: ContiguousArray<ObserverChange> = []
+        /// What the pending changes of members sharing this turn let go of.
+        @usableFromInline var memberReleases: ContiguousArray<SharedTurnRelease> = []
         /// The event was refused because the signal had ended this way (see `SignalAudit`).
         @usableFromInline var refusedAfter = Ending.none
         /// The event was a terminal event, and the signal accepted it (see `SignalAudit`).
@@ -301,6 +314,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
             case let .detach(attachment):
                 // The change itself keeps the attachment until after the lock (below).
                 _ = observers.remove(attachment)
+            case let .member(member):
+                turn.memberReleases.append(member.applyPendingChangesForHost())
             }
         }
         // The list may hold the last reference to a detached attachment: it is released after
@@ -326,5 +341,24 @@ struct DeliveryState<Value, Error: Swift.Error> {
         lifecycle = .terminated
         swap(&turn.resources, &resources)
         turn.discardedEvents = mailbox.removeAllQueued()
+    }
+}
+
+extension DeliveryState: SharedTurnState {
+    @inlinable
+    mutating func recordMemberNeedingOwner(_ member: any SharedTurnMember) {
+        pendingChanges.append(.member(member))
+    }
+
+    /// As a member: applies the changes made while the shared turn was held.
+    @inlinable
+    mutating func applyPendingChangesForHost() -> SharedTurnRelease {
+        isAwaitingSharedTurnOwner = false
+        var turn = Turn(event: nil)
+        applyPendingChanges(into: &turn)
+        return SharedTurnRelease { [turn] in
+            var released = turn
+            SignalCore<Value, Error>.releaseOutsideLock(&released)
+        }
     }
 }

@@ -133,6 +133,11 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         if !turn.released.isEmpty { turn.released = [] }
         if !turn.discardedEvents.isEmpty { turn.discardedEvents = [] }
         if !turn.appliedChanges.isEmpty { turn.appliedChanges = [] }
+        if !turn.memberReleases.isEmpty {
+            let memberReleases = turn.memberReleases
+            turn.memberReleases = []
+            for memberRelease in memberReleases { memberRelease.release() }
+        }
         if let resources = turn.resources {
             turn.resources = nil
             resources.dispose()
@@ -185,13 +190,13 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// Adds `attachment` unless the signal has terminated.
     @inlinable
     func attach(_ attachment: ObserverAttachment<Value, Error>) -> Bool {
-        storage.withTurnLock { $0.add(attachment, owner: $1) }
+        withTransition { $0.add(attachment, owner: $1) }
     }
 
     /// Detaches the observer that `handle` identifies, if it is still attached.
     @inlinable
     func detach(handle: UInt) {
-        var removal = storage.withTurnLock { $0.remove(handle: handle, owner: $1) }
+        var removal = withTransition { $0.remove(handle: handle, owner: $1) }
         // The attachment (with the observer's closure) and any discarded events are released
         // here, after the lock (O7).
         Self.releaseOutsideLock(&removal)
@@ -201,7 +206,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// observes, stop silently (S4).
     @inlinable
     func signalDidDeinitialize() {
-        var disposal = storage.withTurnLock { state, _ in state.signalBecameUnreachable() }
+        var disposal = withTransition { state, _ in state.signalBecameUnreachable() }
         Self.releaseOutsideLock(&disposal)
     }
 }
@@ -210,7 +215,7 @@ extension SignalCore {
     /// Whether the signal has accepted a terminal event or been disposed of: nothing more can be sent.
     @usableFromInline
     var hasTerminated: Bool {
-        storage.withLock { state in
+        withStateLock { state in
             if case .alive = state.lifecycle { return false }
             return true
         }
@@ -219,10 +224,13 @@ extension SignalCore {
     /// How many observers are attached (for tests), counting those waiting to be attached.
     @usableFromInline
     var observerCount: Int {
-        storage.withLock { state in
+        withStateLock { state in
             state.pendingChanges.reduce(state.observers.count) { count, change in
-                if case .attach = change { return count + 1 }
-                return count - 1
+                switch change {
+                case .attach: count + 1
+                case .detach: count - 1
+                case .member: count
+                }
             }
         }
     }

@@ -67,7 +67,7 @@ extension Signal {
     /// array if there were none).
     @inlinable
     public func collect() -> Signal<[Value], Error> {
-        flatMapEvent(Event.collectValues(before: nil, after: nil))
+        flatMapEventSharingTurn(Event.collectValues(before: nil, after: nil))
     }
 
     /// A signal of arrays of `count` values; when this signal completes, the values left over are
@@ -75,14 +75,14 @@ extension Signal {
     @inlinable
     public func collect(count: Int) -> Signal<[Value], Error> {
         precheckCollectCount(count)
-        return flatMapEvent(Event.collectValues(before: nil, after: { $0.count == count }))
+        return flatMapEventSharingTurn(Event.collectValues(before: nil, after: { $0.count == count }))
     }
 
     /// A signal of arrays of values: each value is added to the array, which is sent (and a new
     /// one started) whenever `shouldEmit` returns `true` for it. Completion sends what remains.
     @inlinable
     public func collect(_ shouldEmit: @escaping @Sendable (_ collectedValues: [Value]) -> Bool) -> Signal<[Value], Error> {
-        flatMapEvent(Event.collectValues(before: nil, after: shouldEmit))
+        flatMapEventSharingTurn(Event.collectValues(before: nil, after: shouldEmit))
     }
 
     /// A signal of arrays of values: before each value is added, `shouldEmit` sees the array so
@@ -92,7 +92,7 @@ extension Signal {
     public func collect(_ shouldEmit: @escaping @Sendable (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<
         [Value], Error
     > {
-        flatMapEvent(Event.collectValues(before: shouldEmit, after: nil))
+        flatMapEventSharingTurn(Event.collectValues(before: shouldEmit, after: nil))
     }
 }
 

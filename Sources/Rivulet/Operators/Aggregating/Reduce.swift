@@ -28,7 +28,7 @@ extension Signal {
     /// by `nextPartialResult`, starting from `initialResult` (sent as is if there were no values).
     @inlinable
     public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping @Sendable (U, Value) -> U) -> Signal<U, Error> {
-        flatMapEvent(
+        flatMapEventSharingTurn(
             Event.reduceValues(into: initialResult) { result, value in
                 result = nextPartialResult(result, value)
             })
@@ -40,7 +40,7 @@ extension Signal {
     public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping @Sendable (inout U, Value) -> Void) -> Signal<
         U, Error
     > {
-        flatMapEvent(Event.reduceValues(into: initialResult, nextPartialResult))
+        flatMapEventSharingTurn(Event.reduceValues(into: initialResult, nextPartialResult))
     }
 }
 

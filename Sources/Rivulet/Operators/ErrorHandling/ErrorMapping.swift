@@ -58,7 +58,7 @@ extension Signal {
     /// A signal that fails with `transform(error)` where this one fails with `error`.
     @inlinable
     public func mapError<F>(_ transform: @escaping @Sendable (Error) -> F) -> Signal<Value, F> {
-        flatMapEvent(Event.mapErrors(transform))
+        flatMapEventSharingTurn(Event.mapErrors(transform))
     }
 }
 
@@ -82,7 +82,7 @@ extension Signal where Error == Never {
     /// streams that can. The type is usually inferred: `signal.promoteError()`.
     @inlinable
     public func promoteError<F>(_: F.Type = F.self) -> Signal<Value, F> {
-        flatMapEvent(Event.promoteErrors())
+        flatMapEventSharingTurn(Event.promoteErrors())
     }
 }
 
@@ -91,7 +91,7 @@ extension Signal where Value == Never {
     /// streams that do. The type is usually inferred: `signal.promoteValue()`.
     @inlinable
     public func promoteValue<U>(_: U.Type = U.self) -> Signal<U, Error> {
-        flatMapEvent(Event.promoteValues())
+        flatMapEventSharingTurn(Event.promoteValues())
     }
 }
 

@@ -17,7 +17,7 @@ extension Signal {
     /// A signal of the values that satisfy `isIncluded`.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
-        flatMapEvent(Event.filterValues(isIncluded))
+        flatMapEventSharingTurn(Event.filterValues(isIncluded))
     }
 }
 

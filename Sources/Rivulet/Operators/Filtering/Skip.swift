@@ -51,14 +51,14 @@ extension Signal {
     public func skip(first count: Int) -> Signal<Value, Error> {
         precondition(count >= 0, "Rivulet: skip(first:): count is \(count); it must be 0 or more")
         guard count > 0 else { return self }
-        return flatMapEvent(Event.skip(first: count))
+        return flatMapEventSharingTurn(Event.skip(first: count))
     }
 
     /// A signal that drops values while `shouldContinue` holds, then forwards everything from the
     /// first value for which it returns `false`.
     @inlinable
     public func skip(while shouldContinue: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
-        flatMapEvent(Event.skip(while: shouldContinue))
+        flatMapEventSharingTurn(Event.skip(while: shouldContinue))
     }
 
     /// A signal that drops the values of this signal until `trigger` sends a value or completes,

@@ -28,7 +28,7 @@ extension Signal {
     /// sent or dropped), then the new one.
     @inlinable
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal<Value, Error> {
-        flatMapEvent(Event.skipRepeats(isEquivalent))
+        flatMapEventSharingTurn(Event.skipRepeats(isEquivalent))
     }
 }
 
@@ -36,7 +36,7 @@ extension Signal where Value: Equatable {
     /// A signal that drops each value equal to the value just before it.
     @inlinable
     public func skipRepeats() -> Signal<Value, Error> {
-        flatMapEvent(Event.skipRepeats(==))
+        flatMapEventSharingTurn(Event.skipRepeats(==))
     }
 }
 

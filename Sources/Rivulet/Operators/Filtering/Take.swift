@@ -90,7 +90,7 @@ extension Signal {
     public func take(first count: Int) -> Signal<Value, Error> {
         precondition(count >= 0, "Rivulet: take(first:): count is \(count); it must be 0 or more")
         guard count > 0 else { return .empty }
-        return flatMapEvent(Event.take(first: count))
+        return flatMapEventSharingTurn(Event.take(first: count))
     }
 
     /// A signal that waits for this signal to complete, then sends its last `count` values and
@@ -100,21 +100,21 @@ extension Signal {
     @inlinable
     public func take(last count: Int) -> Signal<Value, Error> {
         precondition(count >= 0, "Rivulet: take(last:): count is \(count); it must be 0 or more")
-        return flatMapEvent(Event.take(last: count))
+        return flatMapEventSharingTurn(Event.take(last: count))
     }
 
     /// A signal that forwards values while `shouldContinue` holds, and completes at the first value
     /// for which it returns `false`, without sending that value.
     @inlinable
     public func take(while shouldContinue: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
-        flatMapEvent(Event.take(while: shouldContinue, sendsLast: false))
+        flatMapEventSharingTurn(Event.take(while: shouldContinue, sendsLast: false))
     }
 
     /// A signal that forwards each value and completes right after the first one for which
     /// `shouldContinue` returns `false` (that value is sent too).
     @inlinable
     public func take(until shouldContinue: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
-        flatMapEvent(Event.take(while: shouldContinue, sendsLast: true))
+        flatMapEventSharingTurn(Event.take(while: shouldContinue, sendsLast: true))
     }
 
     /// A signal that forwards this signal's events until `trigger` sends a value or completes, and

@@ -28,7 +28,7 @@ extension Signal {
     /// distinct identities.
     @inlinable
     public func uniqueValues<Identity: Hashable>(_ transform: @escaping @Sendable (Value) -> Identity) -> Signal<Value, Error> {
-        flatMapEvent(Event.uniqueValues(transform))
+        flatMapEventSharingTurn(Event.uniqueValues(transform))
     }
 }
 
@@ -36,7 +36,7 @@ extension Signal where Value: Hashable {
     /// A signal of the values not sent before; every value is remembered until the signal ends.
     @inlinable
     public func uniqueValues() -> Signal<Value, Error> {
-        flatMapEvent(Event.uniqueValues { $0 })
+        flatMapEventSharingTurn(Event.uniqueValues { $0 })
     }
 }
 

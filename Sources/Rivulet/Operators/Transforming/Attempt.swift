@@ -45,14 +45,14 @@ extension Signal {
     /// with its error at once.
     @inlinable
     public func attempt(_ action: @escaping @Sendable (Value) -> Result<(), Error>) -> Signal<Value, Error> {
-        flatMapEvent(Event.attemptMapValues { value in action(value).map { value } })
+        flatMapEventSharingTurn(Event.attemptMapValues { value in action(value).map { value } })
     }
 
     /// A signal of each value transformed by `transform`, which may fail: the first failure ends
     /// the signal at once with that error.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping @Sendable (Value) -> Result<U, Error>) -> Signal<U, Error> {
-        flatMapEvent(Event.attemptMapValues(transform))
+        flatMapEventSharingTurn(Event.attemptMapValues(transform))
     }
 }
 
@@ -61,7 +61,7 @@ extension Signal where Error == Swift.Error {
     /// not throw; the first error thrown ends the signal at once.
     @inlinable
     public func attempt(_ action: @escaping @Sendable (Value) throws -> Void) -> Signal<Value, Swift.Error> {
-        flatMapEvent(
+        flatMapEventSharingTurn(
             Event.attemptMapValues { value in
                 Result {
                     try action(value); return value
@@ -73,7 +73,7 @@ extension Signal where Error == Swift.Error {
     /// the signal at once.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping @Sendable (Value) throws -> U) -> Signal<U, Swift.Error> {
-        flatMapEvent(Event.attemptMapValues { value in Result { try transform(value) } })
+        flatMapEventSharingTurn(Event.attemptMapValues { value in Result { try transform(value) } })
     }
 }
 
@@ -83,7 +83,7 @@ extension Signal where Error == Never {
     /// before, so its error type becomes `Swift.Error`.
     @inlinable
     public func attempt(_ action: @escaping @Sendable (Value) throws -> Void) -> Signal<Value, Swift.Error> {
-        flatMapEvent(
+        flatMapEventSharingTurn(
             Event.promotingAttemptMap { value in
                 Result {
                     try action(value); return value
@@ -96,7 +96,7 @@ extension Signal where Error == Never {
     /// `Swift.Error`.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping @Sendable (Value) throws -> U) -> Signal<U, Swift.Error> {
-        flatMapEvent(Event.promotingAttemptMap { value in Result { try transform(value) } })
+        flatMapEventSharingTurn(Event.promotingAttemptMap { value in Result { try transform(value) } })
     }
 }
 

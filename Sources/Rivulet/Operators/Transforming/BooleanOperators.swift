@@ -7,7 +7,7 @@ extension Signal where Value == Bool {
     /// A signal of the logical NOT of each value.
     @inlinable
     public func negate() -> Signal<Bool, Error> {
-        flatMapEvent(Event.mapValues(!))
+        flatMapEventSharingTurn(Event.mapValues(!))
     }
 
     /// A signal of the logical AND of the latest values of this signal and `signal`.

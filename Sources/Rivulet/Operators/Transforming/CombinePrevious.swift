@@ -27,14 +27,14 @@ extension Signal {
     /// A signal of `(previous, current)` pairs; the first value is paired with `initial`.
     @inlinable
     public func combinePrevious(_ initial: Value) -> Signal<(Value, Value), Error> {
-        flatMapEvent(Event.combinePreviousValues(initial: initial))
+        flatMapEventSharingTurn(Event.combinePreviousValues(initial: initial))
     }
 
     /// A signal of `(previous, current)` pairs, starting at the second value (the first value has
     /// nothing before it, so it is only remembered).
     @inlinable
     public func combinePrevious() -> Signal<(Value, Value), Error> {
-        flatMapEvent(Event.combinePreviousValues(initial: nil))
+        flatMapEventSharingTurn(Event.combinePreviousValues(initial: nil))
     }
 }
 

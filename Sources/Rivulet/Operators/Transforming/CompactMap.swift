@@ -23,20 +23,20 @@ extension Signal {
     /// A signal of each value transformed by `transform`, leaving out the values it maps to `nil`.
     @inlinable
     public func compactMap<U>(_ transform: @escaping @Sendable (Value) -> U?) -> Signal<U, Error> {
-        flatMapEvent(Event.compactMapValues(transform))
+        flatMapEventSharingTurn(Event.compactMapValues(transform))
     }
 
     /// The ReactiveSwift spelling of `compactMap(_:)`: same meaning, kept so that code written
     /// against the older name compiles unchanged.
     @inlinable
     public func filterMap<U>(_ transform: @escaping @Sendable (Value) -> U?) -> Signal<U, Error> {
-        flatMapEvent(Event.compactMapValues(transform))
+        flatMapEventSharingTurn(Event.compactMapValues(transform))
     }
 
     /// A signal of the wrapped values of this signal of optionals, leaving out every `nil`.
     @inlinable
     public func skipNil<U>() -> Signal<U, Error> where Value == U? {
-        flatMapEvent(Event.compactMapValues { $0 })
+        flatMapEventSharingTurn(Event.compactMapValues { $0 })
     }
 }
 

@@ -25,7 +25,7 @@ extension Signal where Value: Sequence {
     /// A signal that sends the elements of each sequence value in order, one value per element.
     @inlinable
     public func flatten() -> Signal<Value.Element, Error> {
-        flatMapEvent(Event.flattenSequences())
+        flatMapEventSharingTurn(Event.flattenSequences())
     }
 }
 

@@ -29,7 +29,7 @@ extension Signal {
     /// A signal of each value transformed by `transform`.
     @inlinable
     public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> {
-        flatMapEvent(Event.mapValues(transform))
+        flatMapEventSharingTurn(Event.mapValues(transform))
     }
 
     /// A signal that sends `value` in place of each value of this signal.
@@ -38,13 +38,13 @@ extension Signal {
     public func map<U>(value: U) -> Signal<U, Error> {
         // Disfavoured: a trailing closure can fill `value:`, and `map { "\($0)" }` must not
         // pick this overload and make a stream of closures.
-        flatMapEvent(Event.mapValues { _ in value })
+        flatMapEventSharingTurn(Event.mapValues { _ in value })
     }
 
     /// A signal of the property at `keyPath` of each value.
     @inlinable
     public func map<U>(_ keyPath: KeyPath<Value, U>) -> Signal<U, Error> {
-        flatMapEvent(Event.mapValues { $0[keyPath: keyPath] })
+        flatMapEventSharingTurn(Event.mapValues { $0[keyPath: keyPath] })
     }
 }
 

@@ -88,14 +88,14 @@ extension Signal {
     /// termination can be handled like data. It never fails.
     @inlinable
     public func materialize() -> Signal<Event, Never> {
-        flatMapEvent(Event.materializeEvents())
+        flatMapEventSharingTurn(Event.materializeEvents())
     }
 
     /// A signal that carries each value as `success` and a failure as a `failure` value, then
     /// completes. It never fails.
     @inlinable
     public func materializeResults() -> Signal<Result<Value, Error>, Never> {
-        flatMapEvent(Event.materializeResultValues())
+        flatMapEventSharingTurn(Event.materializeResultValues())
     }
 }
 
@@ -104,14 +104,14 @@ extension Signal where Error == Never {
     /// as values.
     @inlinable
     public func dematerialize() -> Signal<Value.Value, Value.Error> where Value: EventProtocol {
-        flatMapEvent(Event.dematerializeEvents())
+        flatMapEventSharingTurn(Event.dematerializeEvents())
     }
 
     /// The inverse of `materializeResults()`: a signal that sends each `success` and fails with
     /// the first `failure`.
     @inlinable
     public func dematerializeResults<U, F>() -> Signal<U, F> where Value == Result<U, F> {
-        flatMapEvent(Event.dematerializeResultValues())
+        flatMapEventSharingTurn(Event.dematerializeResultValues())
     }
 }
 

@@ -27,7 +27,7 @@ extension Signal {
     /// from `initialResult`) by `nextPartialResult`, and the new result is sent.
     @inlinable
     public func scan<U>(_ initialResult: U, _ nextPartialResult: @escaping @Sendable (U, Value) -> U) -> Signal<U, Error> {
-        flatMapEvent(
+        flatMapEventSharingTurn(
             Event.scanMapValues(into: initialResult) { result, value in
                 result = nextPartialResult(result, value)
                 return result
@@ -40,7 +40,7 @@ extension Signal {
     public func scan<U>(into initialResult: U, _ nextPartialResult: @escaping @Sendable (inout U, Value) -> Void) -> Signal<
         U, Error
     > {
-        flatMapEvent(
+        flatMapEventSharingTurn(
             Event.scanMapValues(into: initialResult) { result, value in
                 nextPartialResult(&result, value)
                 return result
@@ -53,7 +53,7 @@ extension Signal {
     public func scanMap<State, U>(_ initialState: State, _ next: @escaping @Sendable (State, Value) -> (State, U)) -> Signal<
         U, Error
     > {
-        flatMapEvent(
+        flatMapEventSharingTurn(
             Event.scanMapValues(into: initialState) { state, value in
                 let (newState, output) = next(state, value)
                 state = newState
@@ -66,7 +66,7 @@ extension Signal {
     public func scanMap<State, U>(into initialState: State, _ next: @escaping @Sendable (inout State, Value) -> U) -> Signal<
         U, Error
     > {
-        flatMapEvent(Event.scanMapValues(into: initialState, next))
+        flatMapEventSharingTurn(Event.scanMapValues(into: initialState, next))
     }
 }
 

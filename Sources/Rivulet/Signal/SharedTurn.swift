@@ -1,0 +1,89 @@
+/// Shared delivery turns: a signal derived from another by a stage that only ever sends while its
+/// upstream delivers (`map`, `filter`, …) runs inside its upstream's delivery turn instead of
+/// claiming one of its own.
+///
+/// Such a *member* signal has exactly one source of events: its stage, which its upstream calls
+/// from that upstream's delivery turn. The upstream's turn therefore already serialises the
+/// member's events (E5) on the sending thread (E7), and a value sent from inside one of the
+/// member's observers reaches the upstream, which queues it (E6). What the member's own turn was
+/// for is keeping its observer list still while it is read without a lock; a member gets that
+/// from the *host*, the signal at the top of the chain whose turn every member in it shares:
+/// - every transition of a member's state runs under the host's lock, with the host's turn word
+///   frozen, so it knows whether (and which thread) holds the shared turn;
+/// - a change to the observer list made while the shared turn is held waits in the member's
+///   `pendingChanges`, and the member in the host's, until the host's owner applies both between
+///   two of the host's events. The owner's own changes apply at once when it is not delivering
+///   on that member, exactly as with a turn of the member's own.
+///
+/// So a delivery down a chain of members is one compare-and-swap at the host and then plain
+/// calls: no turn word, no thread identity, no lock per stage.
+@usableFromInline
+protocol SharedTurnHost: AnyObject {
+    /// Runs `body` under the host's lock with its turn word frozen, giving it the turn's owner.
+    /// When `body` says the member now needs the owner (pending changes), the host records
+    /// `member`, and its owner applies the member's changes before it gives up the turn.
+    func withSharedTurnLock<Result>(
+        for member: any SharedTurnMember, _ body: (TurnOwner) -> (result: Result, needsOwner: Bool)
+    ) -> Result
+
+    /// Runs `body` under the host's lock: reads of a member's state.
+    func withSharedLock<Result>(_ body: () -> Result) -> Result
+
+    /// Whether `thread` holds the shared turn (debug checks).
+    func isTurnHeld(by thread: ThreadID) -> Bool
+}
+
+/// A signal that shares its host's delivery turn (see `SharedTurnHost`).
+@usableFromInline
+protocol SharedTurnMember: AnyObject {
+    /// Applies the changes made to the member while the shared turn was held. Called by the
+    /// shared turn's owner, under the host's lock; the result is what the changes let go of, for
+    /// the owner to release once the lock is released (O7).
+    func applyPendingChangesForHost() -> SharedTurnRelease
+}
+
+/// What a member's pending changes let go of: released, and disposed of, outside the lock.
+@usableFromInline
+struct SharedTurnRelease {
+    @usableFromInline let release: () -> Void
+
+    @inlinable
+    init(_ release: @escaping () -> Void) {
+        self.release = release
+    }
+}
+
+/// A signal's state that can host members or be one; every other mailbox state refuses both.
+@usableFromInline
+protocol SharedTurnState: MailboxGuardedState {
+    /// Records that `member` has changes for the shared turn's owner to apply.
+    mutating func recordMemberNeedingOwner(_ member: any SharedTurnMember)
+
+    /// See `SharedTurnMember.applyPendingChangesForHost`.
+    mutating func applyPendingChangesForHost() -> SharedTurnRelease
+}
+
+extension MailboxStorage: SharedTurnHost where State: SharedTurnState {
+    @usableFromInline
+    func withSharedTurnLock<Result>(
+        for member: any SharedTurnMember, _ body: (TurnOwner) -> (result: Result, needsOwner: Bool)
+    ) -> Result {
+        withTurnLock { state, owner in
+            let (result, needsOwner) = body(owner)
+            if needsOwner { state.recordMemberNeedingOwner(member) }
+            return result
+        }
+    }
+
+    @usableFromInline
+    func withSharedLock<Result>(_ body: () -> Result) -> Result {
+        withLock { _ in body() }
+    }
+}
+
+extension MailboxStorage: SharedTurnMember where State: SharedTurnState {
+    @usableFromInline
+    func applyPendingChangesForHost() -> SharedTurnRelease {
+        withUnsafeMutablePointerToHeader { $0.pointee.applyPendingChangesForHost() }
+    }
+}
