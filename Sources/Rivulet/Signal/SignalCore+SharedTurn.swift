@@ -4,7 +4,9 @@ extension SignalCore {
     /// A core for a signal that only the deliveries of `upstream` feed: it shares the turn of
     /// `upstream`'s host (`upstream` itself, unless it is a member too).
     @inlinable
-    init<UpstreamValue, UpstreamError>(sharingTurnOf upstream: SignalCore<UpstreamValue, UpstreamError>, resources: any Disposable) {
+    init<UpstreamValue, UpstreamError>(
+        sharingTurnOf upstream: SignalCore<UpstreamValue, UpstreamError>, resources: any Disposable
+    ) {
         let host = upstream.sharedTurnHost ?? upstream.storage
         storage = SignalStorage.make(DeliveryState(resources: resources, sharedTurnHost: host))
     }
@@ -73,7 +75,9 @@ extension SignalCore {
     /// Delivers a value to the observers, read in place: the shared turn keeps the list still.
     @inlinable @inline(__always)
     func deliverInSharedTurn(_ event: Event) {
-        assert(isSharedTurnHeldByCurrentThread, "Rivulet: a signal sharing its upstream's turn was sent a value outside that turn (internal error)")
+        assert(
+            isSharedTurnHeldByCurrentThread,
+            "Rivulet: a signal sharing its upstream's turn was sent a value outside that turn (internal error)")
         // Plain reads and writes through the pointer, as in `deliverAsTurnOwner`: the flag is the
         // owner's alone, and nobody else writes the list while the turn is held.
         storage.withUnsafeMutablePointerToHeader { state in
@@ -91,7 +95,9 @@ extension SignalCore {
     /// released, and then its resources are disposed of (S5).
     @inlinable @inline(never)
     func terminateInSharedTurn(_ event: Event) {
-        assert(isSharedTurnHeldByCurrentThread, "Rivulet: a signal sharing its upstream's turn was sent a terminal event outside that turn (internal error)")
+        assert(
+            isSharedTurnHeldByCurrentThread,
+            "Rivulet: a signal sharing its upstream's turn was sent a terminal event outside that turn (internal error)")
         var turn = State.Turn(event: event)
         let accepted = withTransition { state, _ -> Bool in
             // Observers attached during the turn receive the terminal event too.
