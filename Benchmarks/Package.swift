@@ -10,6 +10,12 @@ import PackageDescription
 // - `swift package --package-path Benchmarks --allow-writing-to-package-directory benchmark`
 //   runs the same workloads under ordo-one/benchmark, with its statistics (percentiles, malloc
 //   counts, peak memory).
+// - `Tools/bench/compare-cmo.sh [--instructions] [N…]` builds `compare` a second time with
+//   `-Xswiftc -cross-module-optimization` (into Benchmarks/.build-cmo: a dependency cannot get
+//   that flag from this manifest) and prints the default and the CMO build's figures side by side.
+// - `Tools/bench/instructions.sh [--cmo] [core | channels | N]` prints instructions (callgrind)
+//   and allocations per operation for every side of every workload.
+// Neither script runs in CI.
 
 // The root package's identity is the name of the folder it is checked out in.
 let rivuletPackage = Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init) ?? "Rivulet"

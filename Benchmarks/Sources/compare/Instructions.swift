@@ -5,6 +5,9 @@ import Workloads
 // `compare --instructions` runs this binary under callgrind once per workload side in the
 // single-run mode (`compare --once ID SIDE COUNT`), with a count n and with 2n, and divides the
 // difference of the two totals by n, so that process start-up and the workload's set-up cancel.
+// Beside the counts, each row has the allocations per operation of each side, counted in this
+// process (not under callgrind) with the same counter and the same rule as the timed table: the
+// fewest of three runs of the workload's full operation count.
 
 /// The sides of a core workload, by the names `--once` takes.
 let coreSides = ["rivulet", "opencombine", "baseline"]
@@ -96,7 +99,13 @@ func callgrindCount(operations: Int) -> Int {
     max(operations / 100 / 100, 1) * 100
 }
 
-/// `compare --instructions [N | channels | CN]`: the callgrind table(s), filtered like the timed ones.
+/// The allocations-per-operation cell of one side, or "n/a" where the side does not exist.
+func allocationsCell(_ runner: Workload.Runner?, operations: Int) -> String {
+    guard let runner else { return "n/a" }
+    return format(allocationsPerOperation(runner, operations: operations), decimals: 2)
+}
+
+/// `compare --instructions [N | core | channels | CN]`: the callgrind table(s), filtered like the timed ones.
 func printInstructionTables(filter argument: String?) -> Int32 {
     guard shell(["valgrind", "--version"]) == 0 else {
         print("compare --instructions: valgrind is not on PATH")
@@ -112,6 +121,7 @@ func printInstructionTables(filter argument: String?) -> Int32 {
     defer { try? FileManager.default.removeItem(atPath: directory) }
 
     let channelsOnly = argument == "channels" || argument?.hasPrefix("C") == true
+    let coreOnly = argument == "core"
     let number = argument.flatMap(Int.init)
     func cell(_ value: Double?) -> String { value.map { format($0, decimals: 0) } ?? "n/a" }
     func ratio(_ numerator: Double?, _ denominator: Double?) -> String {
@@ -119,13 +129,17 @@ func printInstructionTables(filter argument: String?) -> Int32 {
         return format(numerator / denominator, decimals: 2)
     }
 
-    print("Instructions per operation (callgrind; each side run alone with n and 2n operations, the difference over n).")
+    print(
+        "Instructions per operation (callgrind; each side run alone with n and 2n operations, the difference over n); "
+            + "allocations per operation (malloc, calloc, realloc; counted in this process, not under callgrind: "
+            + "the fewest of three runs of the timed table's operation count)."
+    )
     if !channelsOnly {
         print()
         print(
-            "| # | workload | per | n | Rivulet instr | OpenCombine instr | baseline instr | Rivulet/OpenCombine | Rivulet/baseline |"
+            "| # | workload | per | n | Rivulet instr | OpenCombine instr | baseline instr | Rivulet/OpenCombine | Rivulet/baseline | Rivulet allocs | OpenCombine allocs | baseline allocs |"
         )
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for workload in Workload.all where number == nil || number == workload.number {
             let count = callgrindCount(operations: workload.operations)
             let counts = coreSides.map { side in
@@ -134,29 +148,37 @@ func printInstructionTables(filter argument: String?) -> Int32 {
                     : instructionsPerOperation(
                         binary: binary, workload: "\(workload.number)", side: side, count: count, directory: directory)
             }
-            let columns = [
-                "\(workload.number)", workload.name, workload.operation, "\(count)",
-                cell(counts[0]), cell(counts[1]), cell(counts[2]),
-                ratio(counts[0], counts[1]), ratio(counts[0], counts[2]),
-            ]
+            let runners: [Workload.Runner?] = [workload.rivulet, workload.openCombine, workload.baseline]
+            let allocations = runners.map { allocationsCell($0, operations: workload.operations) }
+            let columns =
+                [
+                    "\(workload.number)", workload.name, workload.operation, "\(count)",
+                    cell(counts[0]), cell(counts[1]), cell(counts[2]),
+                    ratio(counts[0], counts[1]), ratio(counts[0], counts[2]),
+                ] + allocations
             print("| " + columns.joined(separator: " | ") + " |")
         }
     }
-    if argument == nil || channelsOnly {
+    if !coreOnly && (argument == nil || channelsOnly) {
         let only = argument == "channels" ? nil : argument
         print()
-        print("| # | workload | per | n | channels instr | core instr | baseline instr | channels/core | channels/baseline |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print(
+            "| # | workload | per | n | channels instr | core instr | baseline instr | channels/core | channels/baseline | channels allocs | core allocs | baseline allocs |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for workload in ChannelWorkload.all where only == nil || only == workload.id {
             let count = callgrindCount(operations: workload.operations)
             let counts = channelSides.map { side in
                 instructionsPerOperation(binary: binary, workload: workload.id, side: side, count: count, directory: directory)
             }
-            let columns = [
-                workload.id, workload.name, workload.operation, "\(count)",
-                cell(counts[0]), cell(counts[1]), cell(counts[2]),
-                ratio(counts[0], counts[1]), ratio(counts[0], counts[2]),
-            ]
+            let runners: [Workload.Runner?] = [workload.channels, workload.core.rivulet, workload.core.baseline]
+            let allocations = runners.map { allocationsCell($0, operations: workload.operations) }
+            let columns =
+                [
+                    workload.id, workload.name, workload.operation, "\(count)",
+                    cell(counts[0]), cell(counts[1]), cell(counts[2]),
+                    ratio(counts[0], counts[1]), ratio(counts[0], counts[2]),
+                ] + allocations
             print("| " + columns.joined(separator: " | ") + " |")
         }
     }

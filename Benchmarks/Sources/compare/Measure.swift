@@ -107,6 +107,24 @@ func measure(_ runners: [Workload.Runner], operations: Int, wallClock: Bool) -> 
     return results
 }
 
+/// Allocations per operation of one side, counted as `measure` counts them (the fewest of `runs`
+/// runs, each on freshly prepared state, after one warm-up run), without timing: the allocation
+/// columns of `compare --instructions`.
+func allocationsPerOperation(_ runner: Workload.Runner, operations: Int, runs: Int = 3) -> Double {
+    var checksum = runner()(max(operations / 10, 1))
+    var fewest = Double.infinity
+    for _ in 0..<runs {
+        let run = runner()
+        let before = rivulet_bench_malloc_count()
+        checksum &+= run(operations)
+        let mallocs = rivulet_bench_malloc_count() - before
+        fewest = min(fewest, Double(mallocs) / Double(operations))
+        withExtendedLifetime(run) {}
+    }
+    if checksum == 42 { print("(checksum)") } // consumes every result
+    return fewest
+}
+
 func format(_ value: Double, decimals: Int = 1) -> String {
     String(format: "%.\(decimals)f", value)
 }

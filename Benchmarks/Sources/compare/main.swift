@@ -8,23 +8,30 @@ import Workloads
 //
 //     swift run -c release --package-path Benchmarks compare                  # both tables
 //     swift run -c release --package-path Benchmarks compare 11               # core workload 11
+//     swift run -c release --package-path Benchmarks compare core             # the core table alone
 //     swift run -c release --package-path Benchmarks compare channels         # the channel table
 //     swift run -c release --package-path Benchmarks compare C2               # channel workload C2
-//     swift run -c release --package-path Benchmarks compare --instructions [2 | channels | C2]
+//     swift run -c release --package-path Benchmarks compare --instructions [2 | core | channels | C2]
 //     swift run -c release --package-path Benchmarks compare --once 2 rivulet 5000   # one run, untimed
+//     swift run -c release --package-path Benchmarks compare --list           # the core workloads' numbers
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--once" {
     runOnce(Array(arguments.dropFirst()))
 }
+if arguments.first == "--list" {
+    print(Workload.all.map { "\($0.number)" }.joined(separator: " "))
+    exit(0)
+}
 if arguments.first == "--instructions" {
     exit(printInstructionTables(filter: arguments.dropFirst().first))
 }
 
-// No argument: both tables. A number: that core workload. "channels": the channel table alone;
-// "C1"…"C6": that channel workload.
+// No argument: both tables. A number: that core workload. "core": the core table alone.
+// "channels": the channel table alone; "C1"…"C6": that channel workload.
 let argument = arguments.first
 let filter = argument.flatMap(Int.init)
+let coreOnly = argument == "core"
 let channelsOnly = argument == "channels" || argument?.hasPrefix("C") == true
 let host = ProcessInfo.processInfo
 print("Rivulet benchmarks, \(Date()), \(host.activeProcessorCount) cores, \(host.operatingSystemVersionString)")
@@ -92,6 +99,6 @@ for workload in Workload.all where !channelsOnly && (filter == nil || filter == 
     print("| " + columns.joined(separator: " | ") + " |")
 }
 
-if argument == nil || channelsOnly {
+if !coreOnly && (argument == nil || channelsOnly) {
     printChannelTable(only: argument == "channels" ? nil : argument)
 }
