@@ -39,6 +39,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
         case detach(Attachment)
         /// A signal sharing this one's turn has changes of its own to apply (see `SharedTurnHost`).
         case member(any SharedTurnMember)
+        /// What applying a member's changes let go of, to release after the lock.
+        case appliedMember(SharedTurnRelease)
     }
 
     @usableFromInline var lifecycle: Lifecycle = .alive
@@ -79,13 +81,14 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @usableFromInline var resources: (any Disposable)?
     /// The signal whose delivery turn this one shares, or `nil` for a turn of its own (see
     /// `SharedTurnHost`). Set when the storage is made and never changed, so read without the lock.
-    @usableFromInline var sharedTurnHost: (any SharedTurnHost)?
+    @usableFromInline var sharedTurnHostLink: SharedTurnHostLink?
 
     @inlinable
-    init(resources: (any Disposable)?, interruptsWhenInputIsReleased: Bool = true, sharedTurnHost: (any SharedTurnHost)? = nil) {
+    init(resources: (any Disposable)?, interruptsWhenInputIsReleased: Bool = true, sharedTurnHostLink: SharedTurnHostLink? = nil)
+    {
         self.resources = resources
         self.interruptsWhenInputIsReleased = interruptsWhenInputIsReleased
-        self.sharedTurnHost = sharedTurnHost
+        self.sharedTurnHostLink = sharedTurnHostLink
     }
 
     /// Whether an uncontended send must not bypass the lock: something waits for the owner's
@@ -135,8 +138,6 @@ struct DeliveryState<Value, Error: Swift.Error> {
         @usableFromInline var discardedEvents: ContiguousArray<Event?> = []
         /// Observer changes just applied, released after the lock.
         @usableFromInline var appliedChanges: ContiguousArray<ObserverChange> = []
-        /// What the pending changes of members sharing this turn let go of.
-        @usableFromInline var memberReleases: ContiguousArray<SharedTurnRelease> = []
         /// The event was refused because the signal had ended this way (see `SignalAudit`).
         @usableFromInline var refusedAfter = Ending.none
         /// The event was a terminal event, and the signal accepted it (see `SignalAudit`).
@@ -299,8 +300,8 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @inlinable
     mutating func applyPendingChanges(into turn: inout Turn) {
         guard !pendingChanges.isEmpty else { return }
-        for change in pendingChanges {
-            switch change {
+        for index in pendingChanges.indices {
+            switch pendingChanges[index] {
             case let .attach(attachment):
                 guard case .terminated = lifecycle else {
                     observers.append(attachment)
@@ -315,7 +316,11 @@ struct DeliveryState<Value, Error: Swift.Error> {
                 // The change itself keeps the attachment until after the lock (below).
                 _ = observers.remove(attachment)
             case let .member(member):
-                turn.memberReleases.append(member.applyPendingChangesForHost())
+                pendingChanges[index] = .appliedMember(member.applyPendingChangesForHost())
+            case .appliedMember:
+                preconditionFailure(
+                    "Rivulet: a member's applied changes were still pending; they are only ever in a turn's applied changes (internal error)"
+                )
             }
         }
         // The list may hold the last reference to a detached attachment: it is released after

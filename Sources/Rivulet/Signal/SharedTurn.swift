@@ -42,6 +42,19 @@ protocol SharedTurnMember: AnyObject {
     func applyPendingChangesForHost() -> SharedTurnRelease
 }
 
+/// A member's way to its host, shared by every member of one chain below the first: a signal's
+/// state keeps one reference (8 bytes, `nil` for a turn of its own) rather than the host as an
+/// existential (16 bytes) in every signal.
+@usableFromInline
+final class SharedTurnHostLink {
+    @usableFromInline let host: any SharedTurnHost
+
+    @inlinable
+    init(_ host: any SharedTurnHost) {
+        self.host = host
+    }
+}
+
 /// What a member's pending changes let go of: released, and disposed of, outside the lock.
 @usableFromInline
 struct SharedTurnRelease {

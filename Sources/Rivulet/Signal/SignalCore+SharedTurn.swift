@@ -7,16 +7,20 @@ extension SignalCore {
     init<UpstreamValue, UpstreamError>(
         sharingTurnOf upstream: SignalCore<UpstreamValue, UpstreamError>, resources: any Disposable
     ) {
-        let host = upstream.sharedTurnHost ?? upstream.storage
-        storage = SignalStorage.make(DeliveryState(resources: resources, sharedTurnHost: host))
+        let link = upstream.sharedTurnHostLink ?? SharedTurnHostLink(upstream.storage)
+        storage = SignalStorage.make(DeliveryState(resources: resources, sharedTurnHostLink: link))
+    }
+
+    /// The way to the host whose turn this core shares, or `nil` for a turn of its own.
+    @inlinable @inline(__always)
+    var sharedTurnHostLink: SharedTurnHostLink? {
+        // Written only when the storage is made, before any other thread can see it.
+        storage.withUnsafeMutablePointerToHeader { $0.pointee.sharedTurnHostLink }
     }
 
     /// The host whose turn this core shares, or `nil` for a turn of its own.
-    @inlinable @inline(__always)
-    var sharedTurnHost: (any SharedTurnHost)? {
-        // Written only when the storage is made, before any other thread can see it.
-        storage.withUnsafeMutablePointerToHeader { $0.pointee.sharedTurnHost }
-    }
+    @inlinable
+    var sharedTurnHost: (any SharedTurnHost)? { sharedTurnHostLink?.host }
 
     /// Runs a transition of the state machine under the lock that guards it, with the turn's
     /// owner. For a member, the owner is the shared turn's, except that the owner's own changes
@@ -24,8 +28,8 @@ extension SignalCore {
     /// change left pending is applied by the owner before it gives up the turn.
     @inlinable
     func withTransition<Result>(_ body: (inout State, inout TurnOwner) -> Result) -> Result {
-        guard let host = sharedTurnHost else { return storage.withTurnLock(body) }
-        return withSharedTurnTransition(host: host, body)
+        guard let link = sharedTurnHostLink else { return storage.withTurnLock(body) }
+        return withSharedTurnTransition(host: link.host, body)
     }
 
     @inlinable @inline(never)
@@ -54,9 +58,9 @@ extension SignalCore {
     /// Runs `body` under the lock that guards the state: for reads.
     @inlinable
     func withStateLock<Result>(_ body: (inout State) -> Result) -> Result {
-        guard let host = sharedTurnHost else { return storage.withLock(body) }
+        guard let link = sharedTurnHostLink else { return storage.withLock(body) }
         return storage.withUnsafeMutablePointerToHeader { state in
-            host.withSharedLock { body(&state.pointee) }
+            link.host.withSharedLock { body(&state.pointee) }
         }
     }
 

@@ -132,12 +132,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         turn.releasedObserver = nil
         if !turn.released.isEmpty { turn.released = [] }
         if !turn.discardedEvents.isEmpty { turn.discardedEvents = [] }
-        if !turn.appliedChanges.isEmpty { turn.appliedChanges = [] }
-        if !turn.memberReleases.isEmpty {
-            let memberReleases = turn.memberReleases
-            turn.memberReleases = []
-            for memberRelease in memberReleases { memberRelease.release() }
-        }
+        if !turn.appliedChanges.isEmpty { releaseAppliedChanges(&turn) }
         if let resources = turn.resources {
             turn.resources = nil
             resources.dispose()
@@ -145,6 +140,15 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     // MARK: Observers
+
+    /// Releases the observer changes a turn applied, and what the changes of the members sharing
+    /// the turn let go of.
+    @inlinable @inline(never)
+    static func releaseAppliedChanges(_ turn: inout State.Turn) {
+        let applied = turn.appliedChanges
+        turn.appliedChanges = []
+        for case let .appliedMember(memberRelease) in applied { memberRelease.release() }
+    }
 
     /// Attaches `observer`; if the signal has terminated, sends it `interrupted` at once (S3).
     @inlinable
@@ -229,7 +233,7 @@ extension SignalCore {
                 switch change {
                 case .attach: count + 1
                 case .detach: count - 1
-                case .member: count
+                case .member, .appliedMember: count
                 }
             }
         }

@@ -152,28 +152,13 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     /// the mailbox (see `FlattenStartTrampoline`).
     @inlinable func start(_ inner: Inner, id: FlattenInnerID) {
         guard let mailbox, let resources else { return }
-        // A producer start's resources, so that the inner producer runs as any start does: two
-        // allocations, and one for its lifetime.
+        // A producer start's resources, so that the inner producer runs as any start does.
         let innerResources = CompositeDisposable(leadingWithInterruption: ())
         guard resources.attach(id, innerResources) else { return }
-        let innerLifetime = Lifetime(innerResources)
-        let startTrampoline = self.startTrampoline
-        startTrampoline.add {
-            // The flattened stream may have ended, or replaced this inner stream, meanwhile.
-            guard !innerLifetime.hasEnded else { return }
-            inner.startInstance(
-                { event in
-                    let isTerminating = event.isTerminating
-                    // As in ReactiveSwift, the start ends after the flattening has handled its
-                    // terminal event, including forwarding it downstream or starting the next
-                    // inner stream: if that ends the flattened stream, this start is not among
-                    // those it ends.
-                    if isTerminating { resources.detach(id) }
-                    mailbox.send(.inner(id, event))
-                    startTrampoline.runAll()
-                    if isTerminating { innerResources.dispose() }
-                }, innerLifetime)
-        }
+        let innerStart = FlattenInnerStart(
+            inner, id: id, mailbox: mailbox, resources: resources, startTrampoline: startTrampoline,
+            innerResources: innerResources)
+        startTrampoline.add(innerStart)
     }
 
     /// Ends inner stream `id`'s start, disposing of its work.
@@ -187,6 +172,57 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         // user's closures. Usually the terminal event has already ended the lifetime holding
         // `resources`, which did the same.
         resources?.dispose()
+    }
+}
+
+/// One inner stream of a flattening, from the decision to start it to the end of its start: one
+/// object is both the start the trampoline keeps and the context of the sink the inner producer
+/// sends into (a closure that captures one object and nothing else has it as its context).
+@usableFromInline
+final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferredStart {
+    @usableFromInline typealias Input = FlattenInput<Outer, Value, Error>
+
+    @usableFromInline let inner: SignalProducer<Value, Error>
+    @usableFromInline let id: FlattenInnerID
+    @usableFromInline let mailbox: Mailbox<Input>
+    @usableFromInline let resources: FlattenResources<Input>
+    @usableFromInline let startTrampoline: FlattenStartTrampoline
+    @usableFromInline let innerResources: CompositeDisposable
+    @usableFromInline let lifetime: Lifetime
+
+    @inlinable
+    init(
+        _ inner: SignalProducer<Value, Error>, id: FlattenInnerID, mailbox: Mailbox<Input>,
+        resources: FlattenResources<Input>, startTrampoline: FlattenStartTrampoline,
+        innerResources: CompositeDisposable
+    ) {
+        self.inner = inner
+        self.id = id
+        self.mailbox = mailbox
+        self.resources = resources
+        self.startTrampoline = startTrampoline
+        self.innerResources = innerResources
+        lifetime = Lifetime(innerResources)
+    }
+
+    /// Starts the inner producer, unless the flattened stream has ended or replaced this inner
+    /// stream meanwhile.
+    @usableFromInline
+    func run() {
+        guard !lifetime.hasEnded else { return }
+        inner.startInstance({ event in self.receive(event) }, lifetime)
+    }
+
+    @inlinable
+    func receive(_ event: Signal<Value, Error>.Event) {
+        let isTerminating = event.isTerminating
+        // As in ReactiveSwift, the start ends after the flattening has handled its terminal
+        // event, including forwarding it downstream or starting the next inner stream: if that
+        // ends the flattened stream, this start is not among those it ends.
+        if isTerminating { resources.detach(id) }
+        mailbox.send(.inner(id, event))
+        startTrampoline.runAll()
+        if isTerminating { innerResources.dispose() }
     }
 }
 

@@ -13,15 +13,15 @@
 /// inner stream on the thread that sent the outer value. A start decided while its thread is
 /// already running starts further up (an inner stream that completes synchronously, in `.concat`)
 /// is left to that loop, so a chain of synchronous inner streams starts iteratively, never
-/// recursively. Each start closure stays on the thread that made it.
+/// recursively. Each start stays on the thread that made it.
 @usableFromInline
 final class FlattenStartTrampoline {
     @usableFromInline
     struct State {
         /// The starts not yet run, in the order they were decided, and beside them their deciding
-        /// threads. Two arrays rather than one of pairs: a closure stored in a tuple element is
-        /// reabstracted through a thunk that allocates, each time it goes in and comes out.
-        @usableFromInline var starts: ContiguousArray<() -> Void> = []
+        /// threads. Objects rather than closures: a closure stored in an array (or a tuple) is
+        /// reabstracted through a thunk whose context is allocated each time it goes in.
+        @usableFromInline var starts: ContiguousArray<any FlattenDeferredStart> = []
         @usableFromInline var deciders: ContiguousArray<ThreadID> = []
         /// Threads inside `runAll`.
         @usableFromInline var runners: [ThreadID] = []
@@ -31,7 +31,7 @@ final class FlattenStartTrampoline {
 
         /// Takes out the oldest start decided by `thread`; if there is none, `thread` stops running.
         @inlinable
-        mutating func next(on thread: ThreadID) -> (() -> Void)? {
+        mutating func next(on thread: ThreadID) -> (any FlattenDeferredStart)? {
             if let index = deciders.firstIndex(of: thread) {
                 deciders.remove(at: index)
                 return starts.remove(at: index)
@@ -58,7 +58,7 @@ final class FlattenStartTrampoline {
 
     /// Records `start` for this thread; the caller runs `runAll()` after leaving the mailbox.
     @inlinable
-    func add(_ start: @escaping () -> Void) {
+    func add(_ start: any FlattenDeferredStart) {
         let thread = ThreadID.current
         state.withLock { state in
             state.starts.append(start)
@@ -81,7 +81,14 @@ final class FlattenStartTrampoline {
         guard isNewRunner else { return }
         while let start = state.withLock({ $0.next(on: thread) }) {
             count.wrappingSubtractRelaxed(1)
-            start()
+            start.run()
         }
     }
+}
+
+/// A start that a flattening has decided on and its trampoline runs (see `FlattenStartTrampoline`).
+@usableFromInline
+protocol FlattenDeferredStart: AnyObject {
+    /// Starts the inner stream, unless the flattening no longer wants it.
+    func run()
 }
