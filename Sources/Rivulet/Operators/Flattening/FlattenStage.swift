@@ -157,7 +157,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         guard resources.attach(id, innerResources) else { return }
         let innerStart = FlattenInnerStart(
             inner, id: id, mailbox: mailbox, resources: resources, startTrampoline: startTrampoline,
-            innerResources: innerResources)
+            innerResources: innerResources, startsInner: { $0.startInner() })
         startTrampoline.add(innerStart)
     }
 
@@ -189,12 +189,17 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferred
     @usableFromInline let startTrampoline: FlattenStartTrampoline
     @usableFromInline let innerResources: CompositeDisposable
     @usableFromInline let lifetime: Lifetime
+    /// `startInner`, as the specialised code that made this object compiled it: `run` is reached
+    /// through the trampoline's existential, where only unspecialised generic code could run,
+    /// looking up type metadata for every event of the inner stream. A closure that captures
+    /// nothing allocates nothing.
+    @usableFromInline let startsInner: (FlattenInnerStart) -> Void
 
     @inlinable
     init(
         _ inner: SignalProducer<Value, Error>, id: FlattenInnerID, mailbox: Mailbox<Input>,
         resources: FlattenResources<Input>, startTrampoline: FlattenStartTrampoline,
-        innerResources: CompositeDisposable
+        innerResources: CompositeDisposable, startsInner: @escaping (FlattenInnerStart) -> Void
     ) {
         self.inner = inner
         self.id = id
@@ -202,13 +207,19 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferred
         self.resources = resources
         self.startTrampoline = startTrampoline
         self.innerResources = innerResources
+        self.startsInner = startsInner
         lifetime = Lifetime(innerResources)
+    }
+
+    @usableFromInline
+    func run() {
+        startsInner(self)
     }
 
     /// Starts the inner producer, unless the flattened stream has ended or replaced this inner
     /// stream meanwhile.
-    @usableFromInline
-    func run() {
+    @inlinable
+    func startInner() {
         guard !lifetime.hasEnded else { return }
         inner.startInstance({ event in self.receive(event) }, lifetime)
     }
