@@ -125,8 +125,11 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         case .outer(.interrupted), .startEnded:
             if machine.terminate() { finish(.interrupted) }
         case let .inner(id, .value(value)):
-            let actions = machine.innerValue(id)
-            perform(actions, value: value)
+            if machine.forwardsValueAtOnce(from: id) {
+                downstream(.value(value))
+            } else {
+                perform(machine.innerValue(id), value: value)
+            }
         // An inner stream's own end: its start has already left `resources` and ends once this
         // input has been handled (see `start`).
         case let .inner(id, .failed(error)):
