@@ -58,6 +58,7 @@ public struct AsyncValues<Element: Sendable, Failure: Error>: AsyncSequence, Sen
     }
 
     /// Observes the signal, or starts the producer, for a new iteration.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         let storage = AsyncValuesStorage<Element, Failure>(policy: policy)
         storage.attach(subscribe { [storage] event in storage.receive(event) })
@@ -68,6 +69,11 @@ public struct AsyncValues<Element: Sendable, Failure: Error>: AsyncSequence, Sen
     /// the same iteration waits is a precondition failure.
     public struct Iterator: AsyncIteratorProtocol {
         @usableFromInline let owner: AsyncValuesIteration<Element, Failure>
+
+        @inlinable
+        init(owner: AsyncValuesIteration<Element, Failure>) {
+            self.owner = owner
+        }
 
         /// The next value, or `nil` once the stream has completed, been interrupted, or the task
         /// cancelled; throws the stream's failure after the values sent before it.
@@ -91,6 +97,7 @@ public struct AsyncValues<Element: Sendable, Failure: Error>: AsyncSequence, Sen
 final class AsyncValuesIteration<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline let storage: AsyncValuesStorage<Element, Failure>
 
+    @inlinable
     init(_ storage: AsyncValuesStorage<Element, Failure>) {
         self.storage = storage
     }
@@ -104,9 +111,11 @@ final class AsyncValuesIteration<Element: Sendable, Failure: Error>: Sendable {
 extension Signal where Value: Sendable {
     /// The signal's values from now on, as an `AsyncSequence` that keeps every value; see
     /// `AsyncValues`.
+    @inlinable
     public var values: AsyncValues<Value, Error> { values(bufferingPolicy: .unbounded) }
 
     /// The signal's values from each iteration's start on, buffered as `bufferingPolicy` allows.
+    @inlinable
     public func values(bufferingPolicy: AsyncValuesBufferingPolicy) -> AsyncValues<Value, Error> {
         AsyncValues(policy: bufferingPolicy) { [self] receive in observe(receive) }
     }
@@ -116,9 +125,11 @@ extension Signal where Value: Sendable {
 extension SignalProducer where Value: Sendable {
     /// The values of a start made for each iteration, as an `AsyncSequence` that keeps every
     /// value; see `AsyncValues`.
+    @inlinable
     public var values: AsyncValues<Value, Error> { values(bufferingPolicy: .unbounded) }
 
     /// The values of a start made for each iteration, buffered as `bufferingPolicy` allows.
+    @inlinable
     public func values(bufferingPolicy: AsyncValuesBufferingPolicy) -> AsyncValues<Value, Error> {
         AsyncValues(policy: bufferingPolicy) { [self] receive in start(receive) }
     }
@@ -128,10 +139,12 @@ extension SignalProducer where Value: Sendable {
 extension PropertyProtocol where Value: Sendable {
     /// The current value, then every change, as an `AsyncSequence` that keeps every value; see
     /// `AsyncValues`. It ends when the property is released.
+    @inlinable
     public var values: AsyncValues<Value, Never> { producer.values }
 
     /// The current value, then every change, buffered as `bufferingPolicy` allows (with
     /// `.bufferingNewest(1)`, a slow task sees the latest value and skips the ones in between).
+    @inlinable
     public func values(bufferingPolicy: AsyncValuesBufferingPolicy) -> AsyncValues<Value, Never> {
         producer.values(bufferingPolicy: bufferingPolicy)
     }
