@@ -157,9 +157,18 @@ extension Signal {
     /// `SharedTurnHost`), so a value passes through it with no turn of its own.
     @inlinable
     func flatMapEventSharingTurn<U, F>(_ transform: @escaping EventTransform<Value, Error, U, F>) -> Signal<U, F> {
+        flatMapEventSharingTurn(into: { derived, lifetime in transform({ event in derived.sendInSharedTurn(event) }, lifetime) })
+    }
+
+    /// `flatMapEventSharingTurn(_:)` for a stage that sends into the new signal's core itself:
+    /// one call per event fewer than through an `EventSink`.
+    @inlinable
+    func flatMapEventSharingTurn<U, F>(
+        into makeStage: (SignalCore<U, F>, Lifetime) -> EventSink<Value, Error>
+    ) -> Signal<U, F> {
         let resources = CompositeDisposable()
         let derived = SignalCore<U, F>(sharingTurnOf: core, resources: resources)
-        let upstream = transform({ event in derived.sendInSharedTurn(event) }, Lifetime(resources))
+        let upstream = makeStage(derived, Lifetime(resources))
         let handle = ObservationHandle(core: core)
         resources += handle
         if !core.attach(ObserverAttachment(action: upstream, handle: handle)) {

@@ -29,7 +29,18 @@ extension Signal {
     /// A signal of each value transformed by `transform`.
     @inlinable
     public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> {
-        flatMapEventSharingTurn(Event.mapValues(transform))
+        // Written out rather than through `Event.mapValues` (the producer's stage): sending into
+        // the shared turn's core directly saves a call per event, a quarter of a chain's cost.
+        flatMapEventSharingTurn(into: { derived, _ in
+            { event in
+                switch event {
+                case let .value(value): derived.deliverInSharedTurn(.value(transform(value)))
+                case let .failed(error): derived.terminateInSharedTurn(.failed(error))
+                case .completed: derived.terminateInSharedTurn(.completed)
+                case .interrupted: derived.terminateInSharedTurn(.interrupted)
+                }
+            }
+        })
     }
 
     /// A signal that sends `value` in place of each value of this signal.
