@@ -81,7 +81,9 @@ public final class Lifetime: Sendable {
     /// Ends what `deferEnd()` left waiting (nothing if the start's output has already done so).
     @usableFromInline
     func endDeferred() {
-        disposables.dispose()
+        // Not `dispose()`: a `ProducerStart` overrides that to do nothing once its output has
+        // ended, and here the output may well have ended before the interruption came through.
+        _ = disposables.disposeAfterLeadingInterruption()
     }
 
     /// Whether a stage that delivers on a scheduler holds this start's interruption.
