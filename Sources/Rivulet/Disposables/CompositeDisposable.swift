@@ -67,7 +67,14 @@ public class CompositeDisposable: Disposable, @unchecked Sendable {
     /// The address of `atomicsStorage`.
     private var atomics: UnsafeMutableRawPointer { _getUnsafePointerToStoredProperties(self) }
 
-    public final var isDisposed: Bool { disposed.loadAcquiring() }
+    /// Inlinable, and so without a call: a sequence producer reads it before every element.
+    @inlinable
+    public final var isDisposed: Bool {
+        AtomicFlag(
+            _getUnsafePointerToStoredProperties(self).advanced(by: CompositeAtomics.disposedOffset)
+                .assumingMemoryBound(to: AtomicFlagStorage.self)
+        ).loadAcquiring()
+    }
 
     /// The locked state, made now if there is none yet.
     private var state: LockStorage<State> {

@@ -4,9 +4,10 @@
 /// Observe the end with `observeEnded(_:)`, or tie a disposable to it with `+=`. Attaching to a
 /// lifetime that has already ended disposes of the attachment at once.
 public final class Lifetime: Sendable {
-    private let disposables: CompositeDisposable
+    @usableFromInline let disposables: CompositeDisposable
 
     /// Whether the lifetime has ended.
+    @inlinable
     public var hasEnded: Bool { disposables.isDisposed }
 
     /// A lifetime that ends when `disposables` is disposed of.

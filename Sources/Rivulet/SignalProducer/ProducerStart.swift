@@ -85,7 +85,7 @@ final class ProducerStart<Value, Error: Swift.Error>: CompositeDisposable, @unch
     }
 
     /// Runs the observer for `event`; only the turn's owner calls it.
-    @inlinable
+    @inlinable @inline(__always)
     func deliver(_ event: Event) {
         if let eventAction {
             eventAction(event)
