@@ -2,9 +2,13 @@
 ///
 /// Adding to a composite that is already disposed of disposes of the addition at once.
 /// Members are disposed of in the order they were added, outside the internal lock.
-public final class CompositeDisposable: Disposable, @unchecked Sendable {
-    // @unchecked Sendable: `state` is a `Locked` of `Sendable` state, and `disposedStorage` is
-    // never accessed after `init` but through `disposed`'s atomic operations.
+///
+/// Not `open`: only Rivulet subclasses it, with the object a producer's start returns
+/// (`ProducerStart`), which is that start's resources too.
+public class CompositeDisposable: Disposable, @unchecked Sendable {
+    // @unchecked Sendable: `state` is a `LockStorage` of `Sendable` state, published once through
+    // `stateWord`, and `atomicsStorage` is never accessed after `init` but through the atomic
+    // operations of `startTurn`, `stateWord` and `disposed`.
     private struct State {
         /// `nil` once the composite is disposed of, or the members still to dispose of while a
         /// producer start's end is deferred (`endIsDeferredFlag`). A producer start's leading
@@ -33,26 +37,94 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// The key of the leading interruption, which no member reaches.
     private static var leadingKey: UInt64 { keyMask }
 
-    /// The memory of `disposed`: the first stored property, never read or written directly after
-    /// `init` (see AtomicWord.swift).
-    var disposedStorage = AtomicFlag.storage(false)
-    private let state: Locked<State>
+    /// The memory of `startTurn`, `stateWord` and `disposed`: the first stored property, never
+    /// read or written directly after `init` (see AtomicWord.swift).
+    @usableFromInline var atomicsStorage = CompositeAtomics()
+    /// Whether this composite is a producer start's resources, which accept a leading
+    /// interruption (see `setLeadingInterruption`).
+    private let isStartResources: Bool
     /// Mirrors `state.members == nil` so that `isDisposed` (which producers check before every
     /// element of a sequence) costs one atomic load instead of a lock round-trip.
-    private var disposed: AtomicFlag { AtomicFlag(firstStoredPropertyOf: self) }
+    private var disposed: AtomicFlag {
+        AtomicFlag(atomics.advanced(by: CompositeAtomics.disposedOffset).assumingMemoryBound(to: AtomicFlagStorage.self))
+    }
+    /// The delivery turn of a producer start's output, when this composite is the `ProducerStart`
+    /// of a start (see there); unused, and 0, otherwise. Kept here because an atomic must be in the
+    /// first stored property of a class with no superclass.
+    @inlinable
+    final var startTurn: AtomicWord {
+        AtomicWord(_getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: AtomicWordStorage.self))
+    }
+    /// The locked state, made on first use: 0 while there is none and the composite is not
+    /// disposed of, `disposedWithoutState` once disposed of before it was needed, otherwise the
+    /// address of the `LockStorage`, retained by hand. A composite that nothing is ever added to
+    /// (a producer start of a sequence, a value, …) so costs one allocation, not two.
+    private var stateWord: AtomicWord {
+        AtomicWord(atomics.advanced(by: CompositeAtomics.stateOffset).assumingMemoryBound(to: AtomicWordStorage.self))
+    }
+    /// `stateWord` for a composite disposed of before it had a locked state.
+    private static var disposedWithoutState: UInt { 1 }
+    /// The address of `atomicsStorage`.
+    private var atomics: UnsafeMutableRawPointer { _getUnsafePointerToStoredProperties(self) }
 
-    public var isDisposed: Bool { disposed.loadAcquiring() }
+    /// Inlinable, and so without a call: a sequence producer reads it before every element.
+    @inlinable
+    public final var isDisposed: Bool {
+        AtomicFlag(
+            _getUnsafePointerToStoredProperties(self).advanced(by: CompositeAtomics.disposedOffset)
+                .assumingMemoryBound(to: AtomicFlagStorage.self)
+        ).loadAcquiring()
+    }
+
+    /// The locked state, made now if there is none yet.
+    private var state: LockStorage<State> {
+        let bits = stateWord.loadAcquiring()
+        if bits > Self.disposedWithoutState, let pointer = UnsafeRawPointer(bitPattern: bits) {
+            return Unmanaged<LockStorage<State>>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        return makeState(seeing: bits)
+    }
+
+    /// Makes the locked state and publishes it in `stateWord`, unless another thread did first.
+    @inline(never)
+    private final func makeState(seeing seen: UInt) -> LockStorage<State> {
+        var expected = seen
+        while true {
+            let storage = LockStorage.make(
+                State(
+                    members: expected == Self.disposedWithoutState ? nil : [],
+                    nextKey: isStartResources ? Self.acceptsLeadingInterruptionFlag : 0))
+            let retained = Unmanaged.passRetained(storage)
+            let (exchanged, original) = stateWord.compareExchangeAcquiringAndReleasing(
+                expected: expected, desired: UInt(bitPattern: retained.toOpaque()))
+            if exchanged { return storage }
+            // Another thread published one, or disposed of the composite meanwhile. Ours holds
+            // no member, so it goes at once.
+            retained.release()
+            if original > Self.disposedWithoutState, let pointer = UnsafeRawPointer(bitPattern: original) {
+                return Unmanaged<LockStorage<State>>.fromOpaque(pointer).takeUnretainedValue()
+            }
+            expected = original
+        }
+    }
 
     /// An empty composite.
     public init() {
-        state = Locked(State())
+        isStartResources = false
     }
 
     /// The resources of a producer's start: an empty composite that accepts a leading
     /// interruption.
     @usableFromInline
     init(leadingWithInterruption: Void) {
-        state = Locked(State(members: [], nextKey: Self.acceptsLeadingInterruptionFlag))
+        isStartResources = true
+    }
+
+    deinit {
+        let bits = stateWord.loadAcquiring()
+        if bits > Self.disposedWithoutState, let pointer = UnsafeRawPointer(bitPattern: bits) {
+            Unmanaged<LockStorage<State>>.fromOpaque(pointer).release()
+        }
     }
 
     /// A composite holding `disposables`.
@@ -71,7 +143,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// - Returns: `nil` if `disposable` is `nil` or the composite is already disposed of (in which
     ///   case `disposable` has just been disposed of).
     @discardableResult
-    public func add(_ disposable: Disposable?) -> Disposable? {
+    public final func add(_ disposable: Disposable?) -> Disposable? {
         guard let disposable else { return nil }
         let key: UInt64? = state.withLock { state in
             guard state.members != nil, state.nextKey & Self.endIsDeferredFlag == 0 else { return nil }
@@ -116,10 +188,13 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
 
     /// Adds an action to run when the composite is disposed of.
     @discardableResult
-    public func add(_ action: @escaping @Sendable () -> Void) -> Disposable? {
+    public final func add(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         add(AnyDisposable(action))
     }
 
+    /// Disposes of the members, the leading interruption first (see
+    /// `disposeAfterLeadingInterruption()`). A producer start's `ProducerStart` overrides it to
+    /// interrupt its output too.
     public func dispose() {
         _ = disposeAfterLeadingInterruption()
     }
@@ -133,7 +208,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     ///   delivers the interruption there, whichever entry runs).
     /// - Returns: `false` if the composite does not accept one or is already disposed of; then
     ///   `interruption` is not kept and will not run.
-    func setLeadingInterruption(
+    final func setLeadingInterruption(
         _ interruption: @escaping @Sendable () -> Bool,
         asynchronous: Bool
     ) -> Bool {
@@ -155,18 +230,20 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     }
 
     /// Whether this composite accepts a leading interruption (it is a producer start's resources).
-    var acceptsLeadingInterruption: Bool {
-        state.withLock { $0.nextKey & Self.acceptsLeadingInterruptionFlag != 0 }
-    }
+    final var acceptsLeadingInterruption: Bool { isStartResources }
 
     /// Records that a stage delivering on a scheduler has received the interruption and will
     /// deliver it later (the stages below it wait for it).
-    func holdInterruption() {
+    final func holdInterruption() {
         state.withLock { $0.nextKey |= Self.interruptionIsHeldFlag }
     }
 
     /// Whether a stage delivering on a scheduler has received the interruption.
-    var isInterruptionHeld: Bool { state.withLock { $0.nextKey & Self.interruptionIsHeldFlag != 0 } }
+    final var isInterruptionHeld: Bool {
+        // No locked state yet: nothing has set the flag.
+        guard stateWord.loadAcquiring() > Self.disposedWithoutState else { return false }
+        return state.withLock { $0.nextKey & Self.interruptionIsHeldFlag != 0 }
+    }
 
     /// Disposes of the composite: the leading interruption first, then the members in order.
     ///
@@ -179,7 +256,16 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     ///   of the composite, and neither the leading interruption is on its way down the chain nor
     ///   a stage of the start delivers it on a scheduler.
     @usableFromInline
-    func disposeAfterLeadingInterruption() -> Bool {
+    final func disposeAfterLeadingInterruption() -> Bool {
+        if stateWord.loadAcquiring() == 0 {
+            // Nothing was ever added and no leading interruption set: no locked state to make.
+            // The flag goes first; if another thread makes the state meanwhile, the locked path
+            // below takes its members.
+            disposed.storeReleasing(true)
+            if stateWord.compareExchangeAcquiringAndReleasing(expected: 0, desired: Self.disposedWithoutState).exchanged {
+                return true
+            }
+        }
         // No stage can join once `members` is `nil` or the end is deferred, so the flags are final.
         let (taken, flags) = state.withLock { state in
             defer {
@@ -223,7 +309,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
     /// Only a thread that holds the source's delivery turn calls this, and only that thread can
     /// deliver the queued interruption (after this disposal returns), so the deferred members are
     /// in place before anyone can ask for them.
-    func deferEnd() {
+    final func deferEnd() {
         state.withLock { $0.nextKey |= Self.deferralRequestedFlag }
     }
 
@@ -242,7 +328,7 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         }
     }
 
-    private func remove(_ key: UInt64) {
+    private final func remove(_ key: UInt64) {
         // The removed member is returned so that its last release happens outside the lock.
         let removed: Disposable? = state.withLock { state in
             guard let index = state.members?.firstIndex(where: { $0.key == key }) else { return nil }
@@ -250,6 +336,26 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         }
         _ = removed
     }
+}
+
+/// The atomics of a `CompositeDisposable`, its first stored property: `startTurn`, `stateWord`
+/// and `disposed`, in this order (`AtomicLayoutTests` checks the offsets).
+@usableFromInline
+struct CompositeAtomics {
+    @usableFromInline var turn = AtomicWordStorage(0)
+    @usableFromInline var state = AtomicWordStorage(0)
+    @usableFromInline var disposed = AtomicFlagStorage(false)
+
+    @usableFromInline
+    init() {}
+
+    /// The offset of `state`.
+    @inlinable
+    static var stateOffset: Int { MemoryLayout<AtomicWordStorage>.stride }
+
+    /// The offset of `disposed`.
+    @inlinable
+    static var disposedOffset: Int { 2 * MemoryLayout<AtomicWordStorage>.stride }
 }
 
 extension CompositeDisposable {

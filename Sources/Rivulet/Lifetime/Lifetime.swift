@@ -4,9 +4,10 @@
 /// Observe the end with `observeEnded(_:)`, or tie a disposable to it with `+=`. Attaching to a
 /// lifetime that has already ended disposes of the attachment at once.
 public final class Lifetime: Sendable {
-    private let disposables: CompositeDisposable
+    @usableFromInline let disposables: CompositeDisposable
 
     /// Whether the lifetime has ended.
+    @inlinable
     public var hasEnded: Bool { disposables.isDisposed }
 
     /// A lifetime that ends when `disposables` is disposed of.
@@ -81,7 +82,9 @@ public final class Lifetime: Sendable {
     /// Ends what `deferEnd()` left waiting (nothing if the start's output has already done so).
     @usableFromInline
     func endDeferred() {
-        disposables.dispose()
+        // Not `dispose()`: a `ProducerStart` overrides that to do nothing once its output has
+        // ended, and here the output may well have ended before the interruption came through.
+        _ = disposables.disposeAfterLeadingInterruption()
     }
 
     /// Whether a stage that delivers on a scheduler holds this start's interruption.

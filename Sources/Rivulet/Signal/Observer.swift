@@ -11,7 +11,8 @@ extension Signal {
         /// The closure an observer runs for each event.
         public typealias Action = (Event) -> Void
 
-        /// What `send` runs, unless this is an input observer.
+        /// What `send` runs, unless this is an input observer; an input observer's runs when it is
+        /// released (see `init(core:)`).
         @usableFromInline let action: Action
         /// Set for the input observer of a signal.
         @usableFromInline let inputOf: SignalCore<Value, Error>?
@@ -78,16 +79,20 @@ extension Signal {
         /// last reference to it going away interrupts the signal, since nobody can send any more.
         @inlinable
         init(core: SignalCore<Value, Error>) {
-            // Never called: `send` goes to the core directly, specialised in the caller.
-            action = { _ in }
+            // `send` goes to the core directly, so `action` is free to hold what the last release
+            // of this observer does, made here, where the caller's types are known: the deinit of
+            // a generic class is never specialised, so reading the core's flag or sending there
+            // would look up generic metadata at run time (dozens of look-ups per release). The
+            // flag lives in the core (set once, when it is made), not here: an input observer
+            // stays at 40 bytes.
+            action = core.interruptsWhenInputIsReleased ? { _ in core.send(.interrupted) } : { _ in }
             inputOf = core
             super.init()
         }
 
         deinit {
-            // The flag lives in the core (set once, when it is made), not here: an input observer
-            // stays at 40 bytes.
-            if let core = inputOf, core.interruptsWhenInputIsReleased { core.send(.interrupted) }
+            // An input observer's `action` is its release (see `init(core:)`).
+            if inputOf != nil { action(.interrupted) }
         }
 
         /// Sends `event`: runs the observer's closure, or delivers it on the observer's signal.

@@ -30,61 +30,75 @@ extension SignalProducer {
     @inlinable
     @discardableResult
     public func start(_ observer: Signal<Value, Error>.Observer = .init()) -> Disposable {
-        // `startWithSignal` without the `Signal` object: nobody can reach the produced signal, so
-        // it lives exactly while `observer` is attached (S4), and no unspecialised `Signal` deinit
-        // runs for each start.
-        let resources = CompositeDisposable(leadingWithInterruption: ())
-        let core = SignalCore<Value, Error>(resources: resources)
-        core.observeUntilEnd(observer)
-        core.signalDidDeinitialize()
-        startInstance({ event in core.send(event) }, Lifetime(resources))
-        return ProducerInterrupter(core: core, resources: resources)
+        // An input observer forwards to its signal's core (and the closure keeps it alive); any
+        // other observer is kept as its closure alone.
+        start(eventAction: observer.inputOf == nil ? observer.action : observer.sink, valueAction: nil)
+    }
+
+    /// Starts the producer with no `Signal` and no signal core: nobody can reach the produced
+    /// signal, so its one observer is attached for the whole start, and the start's
+    /// `ProducerStart` delivers to it (see there). One object per start, besides the lifetime and
+    /// what the chain's stages make.
+    @inlinable
+    func start(eventAction: Signal<Value, Error>.Observer.Action?, valueAction: ((Value) -> Void)?) -> Disposable {
+        let start = ProducerStart<Value, Error>(eventAction: eventAction, valueAction: valueAction)
+        startInstance({ event in start.send(event) }, Lifetime(start))
+        return start
     }
 
     /// Starts the producer, running `action` for each event.
     @inlinable
     @discardableResult
     public func start(_ action: sending @escaping Signal<Value, Error>.Observer.Action) -> Disposable {
-        start(Signal.Observer(relaying: action, ()))
+        start(eventAction: action, valueAction: nil)
     }
 
     /// Starts the producer, running `action` with a result for each value and for a failure.
     @inlinable
     @discardableResult
     public func startWithResult(_ action: sending @escaping (Swift.Result<Value, Error>) -> Void) -> Disposable {
-        start(.results(action))
+        start(
+            eventAction: { event in
+                switch event {
+                case let .value(value): action(.success(value))
+                case let .failed(error): action(.failure(error))
+                case .completed, .interrupted: break
+                }
+            }, valueAction: nil)
     }
 
     /// Starts the producer, running `action` for each value.
     @inlinable
     @discardableResult
     public func startWithValues(_ action: sending @escaping (Value) -> Void) -> Disposable {
-        start(Signal.Observer.values(action))
+        // The user's closure itself, with no observer object or wrapping closure around it.
+        start(eventAction: nil, valueAction: action)
     }
 
     /// Starts the producer, running `action` if it completes.
     @inlinable
     @discardableResult
     public func startWithCompleted(_ action: sending @escaping () -> Void) -> Disposable {
-        start(Signal.Observer(relaying: { if case .completed = $0 { action() } }, ()))
+        start(eventAction: { if case .completed = $0 { action() } }, valueAction: nil)
     }
 
     /// Starts the producer, running `action` if it fails.
     @inlinable
     @discardableResult
     public func startWithFailed(_ action: sending @escaping (Error) -> Void) -> Disposable {
-        start(Signal.Observer(relaying: { if case let .failed(error) = $0 { action(error) } }, ()))
+        start(eventAction: { if case let .failed(error) = $0 { action(error) } }, valueAction: nil)
     }
 
     /// Starts the producer, running `action` if it is interrupted.
     @inlinable
     @discardableResult
     public func startWithInterrupted(_ action: sending @escaping () -> Void) -> Disposable {
-        start(Signal.Observer(relaying: { if case .interrupted = $0 { action() } }, ()))
+        start(eventAction: { if case .interrupted = $0 { action() } }, valueAction: nil)
     }
 }
 
-/// What `start` and `startWithSignal` hand out: disposing of it ends the start's lifetime (P4),
+/// What `startWithSignal` hands out (`start` hands out its `ProducerStart`, which works the same
+/// way without a signal core): disposing of it ends the start's lifetime (P4),
 /// and the start's chain delivers the interruption as ReactiveSwift's does (issue 16).
 ///
 /// The start's resources (its lifetime) lead with the *interruption entry*: the source or stage

@@ -99,13 +99,21 @@ func expectSameMemory<Object: AnyObject>(
 
     @Test func aCompositesFlagsAreTheirObjectsFirstStoredProperties() throws {
         let composite = CompositeDisposable()
-        expectSameMemory(composite, \.disposedStorage, AtomicFlag(firstStoredPropertyOf: composite))
+        #expect(MemoryLayout<CompositeAtomics>.offset(of: \.turn) == 0)
+        #expect(MemoryLayout<CompositeAtomics>.offset(of: \.state) == CompositeAtomics.stateOffset)
+        #expect(MemoryLayout<CompositeAtomics>.offset(of: \.disposed) == CompositeAtomics.disposedOffset)
+        expectSameMemory(composite, \.atomicsStorage.turn, composite.startTurn)
         let member = try #require(composite.add(AnyDisposable {}) as? CompositeDisposable.MemberHandle)
         expectSameMemory(member, \.removedStorage, AtomicFlag(firstStoredPropertyOf: member))
         member.dispose()
         #expect(member.removedStorage.value == 1)
         composite.dispose()
-        #expect(composite.disposedStorage.value == 1 && composite.isDisposed)
+        #expect(composite.atomicsStorage.disposed.value == 1 && composite.isDisposed)
+        // Disposed of before anything was added: no locked state was made.
+        let empty = CompositeDisposable()
+        empty.dispose()
+        #expect(empty.atomicsStorage.state.value == 1 && empty.atomicsStorage.disposed.value == 1 && empty.isDisposed)
+        #expect(empty.add(AnyDisposable {}) == nil)
     }
 
     @Test func aCountersWordIsItsFirstStoredProperty() {
