@@ -21,7 +21,7 @@ import Dispatch
 struct DeliveryState<Value, Error: Swift.Error> {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
     @usableFromInline typealias Attachment = ObserverAttachment<Value, Error>
-    @usableFromInline typealias Observers = ContiguousArray<Attachment>
+    @usableFromInline typealias Observers = TerminalObservers<Value, Error>
 
     @usableFromInline
     enum Lifecycle {
@@ -249,7 +249,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
     mutating func commitTermination(into turn: inout Turn) {
         lifecycle = .terminated
         ending = turn.event.map { $0.isInterruption ? .interrupted : .completedOrFailed } ?? .none
-        turn.observers = observers.removeAll()
+        turn.observers = observers.takeAll()
         swap(&turn.resources, &resources)
     }
 
@@ -365,5 +365,30 @@ extension DeliveryState: SharedTurnState {
             var released = turn
             SignalCore<Value, Error>.releaseOutsideLock(&released)
         }
+    }
+}
+
+/// The observers of a terminal delivery, taken out of the signal's list: the first is kept
+/// inline, as the list keeps it, so that ending a signal with one observer allocates nothing.
+@usableFromInline
+struct TerminalObservers<Value, Error: Swift.Error> {
+    @usableFromInline var first: ObserverAttachment<Value, Error>?
+    @usableFromInline var rest: ContiguousArray<ObserverAttachment<Value, Error>>
+
+    @inlinable
+    init(first: ObserverAttachment<Value, Error>?, rest: ContiguousArray<ObserverAttachment<Value, Error>>) {
+        self.first = first
+        self.rest = rest
+    }
+}
+
+extension ObserverList {
+    /// Empties the list and returns its observers, in order, without building an array.
+    @inlinable
+    mutating func takeAll() -> TerminalObservers<Value, Error> {
+        let taken = TerminalObservers(first: first?.takeRetainedValue(), rest: rest)
+        first = nil
+        rest = []
+        return taken
     }
 }

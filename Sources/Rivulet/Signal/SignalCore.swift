@@ -118,9 +118,10 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// Delivers a terminal event to the observers taken out of the state.
     @inlinable
     static func deliver(_ event: Event, to observers: State.Observers) {
-        var index = observers.startIndex
-        while index < observers.endIndex {
-            observers[index].deliver(event)
+        observers.first?.deliver(event)
+        var index = observers.rest.startIndex
+        while index < observers.rest.endIndex {
+            observers.rest[index].deliver(event)
             index += 1
         }
     }
@@ -217,7 +218,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
 
 extension SignalCore {
     /// Whether the signal has accepted a terminal event or been disposed of: nothing more can be sent.
-    @usableFromInline
+    @inlinable
     var hasTerminated: Bool {
         withStateLock { state in
             if case .alive = state.lifecycle { return false }

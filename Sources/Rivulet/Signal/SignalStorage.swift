@@ -12,7 +12,7 @@ extension DeliveryState: MailboxGuardedState {
     /// released regardless, as it holds its first observer by hand.
     @inlinable
     mutating func prepareForDeallocation() {
-        _ = observers.removeAll()
+        _ = observers.takeAll()
     }
 }
 
