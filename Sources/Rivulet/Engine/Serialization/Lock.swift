@@ -122,10 +122,15 @@ package struct WordLock {
         if previous == 2 { ParkingLot.shared.wakeAll(waitingOn: UnsafeMutableRawPointer(lock)) }
     }
 
+    /// The lock's word: 0 free, 1 held, 2 held with a thread perhaps sleeping (for tests: the
+    /// answer may be stale at once).
+    static func state(_ lock: UnsafeMutablePointer<WordLock>) -> UInt32 {
+        UInt32(Builtin.atomicload_monotonic_Int32(UnsafeMutableRawPointer(lock)._rawValue))
+    }
+
     /// Whether the lock is held (for tests: the answer may be stale at once).
-    @inlinable
     static func isLocked(_ lock: UnsafeMutablePointer<WordLock>) -> Bool {
-        UInt32(Builtin.atomicload_monotonic_Int32(UnsafeMutableRawPointer(lock)._rawValue)) != 0
+        state(lock) != 0
     }
 
     /// The lock was taken: spin briefly (the holder's critical sections are short), then mark the
