@@ -119,7 +119,14 @@ package struct WordLock {
     static func unlock(_ lock: UnsafeMutablePointer<WordLock>) {
         let raw = UnsafeMutableRawPointer(lock)._rawValue
         let previous = UInt32(Builtin.atomicrmw_xchg_release_Int32(raw, UInt32(0)._value))
-        if previous == 2 { ParkingLot.shared.wakeAll(waitingOn: UnsafeMutableRawPointer(lock)) }
+        if previous == 2 { wakeSleepers(UnsafeMutableRawPointer(lock)) }
+    }
+
+    /// An `unlock` found that a thread may be sleeping: wake the lock's sleepers. Out of line, so
+    /// that the inlined `unlock` stays an exchange and a branch.
+    @usableFromInline @inline(never)
+    static func wakeSleepers(_ lock: UnsafeMutableRawPointer) {
+        ParkingLot.shared.wakeAll(waitingOn: lock)
     }
 
     /// The lock's word: 0 free, 1 held, 2 held with a thread perhaps sleeping (for tests: the

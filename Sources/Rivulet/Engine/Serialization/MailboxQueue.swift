@@ -80,6 +80,13 @@ package struct MailboxQueue<Input> {
     @inlinable
     mutating func makeBacklog() -> MailboxBacklog<Input> {
         if let backlog { return backlog }
+        return makeFirstBacklog()
+    }
+
+    /// Makes the backlog. Out of line, so that code that may queue an input (a property's write,
+    /// a signal's send) stays small enough to be inlined into its callers.
+    @inlinable @inline(never)
+    mutating func makeFirstBacklog() -> MailboxBacklog<Input> {
         let made = MailboxBacklog<Input>()
         backlog = made
         return made
