@@ -71,8 +71,9 @@ import Testing
     }
 
     @Test func manyLocksSharingParkingBucketsHandOverCorrectly() {
-        // More locks than parking buckets, each contended by two threads: a wake-up meant for one
-        // lock may reach the sleepers of another, which must go back to sleep, not take it.
+        // More locks than parking buckets, each contended by several threads: sleepers of
+        // different locks share a bucket's queue, and each unlock must wake a sleeper of its own
+        // lock (a wake-up lost to another lock would leave a thread asleep for ever).
         let locks = (0..<200).map { _ in Locked(0) }
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             for round in 0..<2_000 {

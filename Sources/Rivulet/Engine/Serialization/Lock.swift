@@ -91,7 +91,7 @@ enum PlatformLocking {
 ///
 /// The word is 0 (free), 1 (held, nobody sleeping) or 2 (held, and a thread may be sleeping). An
 /// uncontended `lock` is one compare-and-swap (0 → 1, acquiring) and `unlock` one exchange (→ 0,
-/// releasing); only an `unlock` that finds 2 visits the parking lot to wake the sleepers. A thread
+/// releasing); only an `unlock` that finds 2 visits the parking lot, to wake one sleeper. A thread
 /// always takes the lock by an atomic operation with acquiring order that reads the releasing
 /// exchange of the previous holder, so Thread Sanitizer sees every hand-over (`pthread_mutex_t`
 /// was 40 bytes; `Synchronization.Mutex` hands a contended lock over inside the kernel, where
@@ -122,11 +122,11 @@ package struct WordLock {
         if previous == 2 { wakeSleepers(UnsafeMutableRawPointer(lock)) }
     }
 
-    /// An `unlock` found that a thread may be sleeping: wake the lock's sleepers. Out of line, so
-    /// that the inlined `unlock` stays an exchange and a branch.
+    /// An `unlock` found that a thread may be sleeping: wake one of the lock's sleepers. Out of
+    /// line, so that the inlined `unlock` stays an exchange and a branch.
     @usableFromInline @inline(never)
     static func wakeSleepers(_ lock: UnsafeMutableRawPointer) {
-        ParkingLot.shared.wakeAll(waitingOn: lock)
+        ParkingLot.shared.wakeOne(waitingOn: lock)
     }
 
     /// The lock's word: 0 free, 1 held, 2 held with a thread perhaps sleeping (for tests: the
@@ -160,21 +160,38 @@ package struct WordLock {
     }
 }
 
-/// Where threads that wait for a `WordLock` sleep: a fixed table of buckets, each a mutex and a
-/// condition variable, chosen by the lock's address. Made once per process, never freed.
+/// Where threads that wait for a `WordLock` sleep: a fixed table of buckets, chosen by the lock's
+/// address, each a mutex and a queue of sleeping threads (of any lock that maps to the bucket).
+/// Made once per process, never freed.
 ///
-/// No lost wake-up: a sleeper checks the lock's word under its bucket's mutex before it waits,
-/// and an `unlock` that saw 2 changes the word before it takes the same mutex to broadcast; so
-/// either the sleeper sees the word change and does not wait, or it is already waiting when the
-/// broadcast comes. Locks that share a bucket only cost each other a spurious wake-up.
+/// An `unlock` that found the word at 2 wakes one sleeper of its lock (the first in the queue),
+/// as a futex-based mutex does: the woken thread sets the word back to 2 when it takes the lock
+/// (or goes back to sleep), so the next `unlock` wakes the next sleeper.
+///
+/// No lost wake-up: a sleeper checks the lock's word under its bucket's mutex before it joins the
+/// queue, and an `unlock` that saw 2 changes the word before it takes the same mutex to look for a
+/// sleeper; so either the sleeper sees the word change and does not sleep, or it is already in the
+/// queue when the waker looks.
 @usableFromInline
 final class ParkingLot: @unchecked Sendable {
-    // @unchecked Sendable: `buckets` is written only in `init`; each bucket's condition is used
-    // only with that bucket's mutex held.
+    // @unchecked Sendable: `buckets` is written only in `init`; each bucket's queue, and each
+    // sleeper in it, is touched only with that bucket's mutex held.
 
     @usableFromInline
     struct Bucket {
         var mutex = pthread_mutex_t()
+        /// The sleeping threads, oldest first.
+        var head: UnsafeMutablePointer<Sleeper>?
+        var tail: UnsafeMutablePointer<Sleeper>?
+    }
+
+    /// One sleeping thread, in its bucket's queue; it lives on the sleeping thread's heap
+    /// allocation until it is woken.
+    @usableFromInline
+    struct Sleeper {
+        let address: UnsafeMutableRawPointer
+        var next: UnsafeMutablePointer<Sleeper>?
+        var isWoken = false
         var condition = pthread_cond_t()
     }
 
@@ -189,11 +206,10 @@ final class ParkingLot: @unchecked Sendable {
         buckets = .allocate(capacity: Self.bucketCount)
         buckets.initialize(repeating: Bucket(), count: Self.bucketCount)
         for index in 0..<Self.bucketCount {
-            let mutexStatus = pthread_mutex_init(&buckets[index].mutex, nil)
-            let conditionStatus = pthread_cond_init(&buckets[index].condition, nil)
+            let status = pthread_mutex_init(&buckets[index].mutex, nil)
             precondition(
-                mutexStatus == 0 && conditionStatus == 0,
-                "Rivulet: the parking lot's pthread_mutex_init or pthread_cond_init failed (\(mutexStatus), \(conditionStatus)); a waiting thread needs them (internal error)"
+                status == 0,
+                "Rivulet: the parking lot's pthread_mutex_init failed (\(status)); a waiting thread needs it (internal error)"
             )
         }
     }
@@ -205,24 +221,61 @@ final class ParkingLot: @unchecked Sendable {
         return buckets + Int(truncatingIfNeeded: mixed >> (UInt.bitWidth - 6))
     }
 
-    /// Sleeps while the 32-bit word at `address` is `value`, until a `wakeAll(waitingOn:)` (or a
-    /// spurious wake-up: the caller checks again).
+    /// Sleeps while the 32-bit word at `address` is `value`, until `wakeOne(waitingOn:)` picks
+    /// this thread.
     @usableFromInline
     func sleep(on address: UnsafeMutableRawPointer, whileWordIs value: UInt32) {
         let bucket = bucket(for: address)
         pthread_mutex_lock(&bucket.pointee.mutex)
-        if UInt32(Builtin.atomicload_monotonic_Int32(address._rawValue)) == value {
-            pthread_cond_wait(&bucket.pointee.condition, &bucket.pointee.mutex)
+        guard UInt32(Builtin.atomicload_monotonic_Int32(address._rawValue)) == value else {
+            pthread_mutex_unlock(&bucket.pointee.mutex)
+            return
+        }
+        let sleeper = UnsafeMutablePointer<Sleeper>.allocate(capacity: 1)
+        sleeper.initialize(to: Sleeper(address: address))
+        let status = pthread_cond_init(&sleeper.pointee.condition, nil)
+        precondition(
+            status == 0,
+            "Rivulet: the parking lot's pthread_cond_init failed (\(status)); a waiting thread needs it (internal error)")
+        if let tail = bucket.pointee.tail {
+            tail.pointee.next = sleeper
+        } else {
+            bucket.pointee.head = sleeper
+        }
+        bucket.pointee.tail = sleeper
+        while !sleeper.pointee.isWoken {
+            pthread_cond_wait(&sleeper.pointee.condition, &bucket.pointee.mutex)
         }
         pthread_mutex_unlock(&bucket.pointee.mutex)
+        pthread_cond_destroy(&sleeper.pointee.condition)
+        sleeper.deinitialize(count: 1)
+        sleeper.deallocate()
     }
 
-    /// Wakes every thread sleeping on `address` (and those of other locks in its bucket).
+    /// Wakes the longest-sleeping thread that waits on `address`, if any.
     @usableFromInline
-    func wakeAll(waitingOn address: UnsafeMutableRawPointer) {
+    func wakeOne(waitingOn address: UnsafeMutableRawPointer) {
         let bucket = bucket(for: address)
         pthread_mutex_lock(&bucket.pointee.mutex)
-        pthread_cond_broadcast(&bucket.pointee.condition)
+        var previous: UnsafeMutablePointer<Sleeper>?
+        var current = bucket.pointee.head
+        while let sleeper = current {
+            if sleeper.pointee.address == address {
+                if let previous {
+                    previous.pointee.next = sleeper.pointee.next
+                } else {
+                    bucket.pointee.head = sleeper.pointee.next
+                }
+                if bucket.pointee.tail == sleeper { bucket.pointee.tail = previous }
+                sleeper.pointee.isWoken = true
+                // Signalled with the mutex held: the sleeper cannot return (and free itself)
+                // before the mutex is released below.
+                pthread_cond_signal(&sleeper.pointee.condition)
+                break
+            }
+            previous = sleeper
+            current = sleeper.pointee.next
+        }
         pthread_mutex_unlock(&bucket.pointee.mutex)
     }
 }
