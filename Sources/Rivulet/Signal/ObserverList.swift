@@ -199,7 +199,17 @@ final class ObserverBuffer<Value, Error: Swift.Error>: ManagedBuffer<Int, UInt> 
     @inlinable
     var count: Int { withUnsafeMutablePointerToHeader { $0.pointee } }
 
-    /// The slots: the attachments' addresses, each retained by hand.
+    /// Reads the slots (the attachments' addresses, each retained by hand) and the count with
+    /// plain loads, never an `inout` access: the turn's owner reads them without the lock while a
+    /// lock holder may read them too (`first(detachedBy:)`), and Thread Sanitizer treats an
+    /// `inout` access as a write. Only reads happen concurrently: the slots change only under the
+    /// lock, by the turn's owner or while no turn is held (see `DeliveryState`).
+    @inlinable
+    func readSlots<Result>(_ body: (UnsafeMutablePointer<UInt>, Int) -> Result) -> Result {
+        withUnsafeMutablePointers { count, slots in body(slots, count.pointee) }
+    }
+
+    /// Changes the slots and the count (under the lock, see `readSlots`).
     @inlinable
     func withSlots<Result>(_ body: (UnsafeMutablePointer<UInt>, inout Int) -> Result) -> Result {
         withUnsafeMutablePointers { count, slots in body(slots, &count.pointee) }
@@ -207,7 +217,7 @@ final class ObserverBuffer<Value, Error: Swift.Error>: ManagedBuffer<Int, UInt> 
 
     @inlinable
     var first: Unmanaged<Attachment>? {
-        withSlots { slots, count in
+        readSlots { slots, count in
             count == 0 ? nil : Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: slots[0]).unsafelyUnwrapped)
         }
     }
@@ -216,10 +226,10 @@ final class ObserverBuffer<Value, Error: Swift.Error>: ManagedBuffer<Int, UInt> 
     /// raw `Unmanaged` references.
     @inlinable
     var rest: ObserverList<Value, Error>.Rest {
-        withUnsafeMutablePointers { count, slots in
-            guard count.pointee > 1 else { return .init(start: nil, count: 0) }
+        readSlots { slots, count in
+            guard count > 1 else { return .init(start: nil, count: 0) }
             let start = UnsafeRawPointer(slots + 1).assumingMemoryBound(to: Attachment.self)
-            return .init(start: start, count: count.pointee - 1)
+            return .init(start: start, count: count - 1)
         }
     }
 
@@ -271,7 +281,7 @@ final class ObserverBuffer<Value, Error: Swift.Error>: ManagedBuffer<Int, UInt> 
     /// The attachment that `handle` detaches, if any.
     @inlinable
     func first(detachedBy handle: UInt) -> Attachment? {
-        withSlots { slots, count in
+        readSlots { slots, count in
             for index in 0..<count {
                 let attachment = Unmanaged<Attachment>.fromOpaque(UnsafeRawPointer(bitPattern: slots[index]).unsafelyUnwrapped)
                 if attachment._withUnsafeGuaranteedRef({ $0.isDetached(by: handle) }) {
