@@ -169,12 +169,13 @@ struct ObserverList<Value, Error: Swift.Error> {
     /// changes the list meanwhile, and the list keeps each attachment alive.
     @inlinable
     static func deliver(_ event: Signal<Value, Error>.Event, toEach observers: UnsafeBufferPointer<Attachment>) {
-        let attachments = UnsafeRawBufferPointer(observers)
-        var offset = 0
-        while offset < attachments.count {
-            attachments.load(fromByteOffset: offset, as: Unmanaged<Attachment>.self)
-                ._withUnsafeGuaranteedRef { $0.deliver(event) }
-            offset += MemoryLayout<Unmanaged<Attachment>>.stride
+        // The start and the end are checked once, not per observer.
+        guard let start = observers.baseAddress else { return }
+        var slot = UnsafeRawPointer(start)
+        let end = slot + observers.count * MemoryLayout<Unmanaged<Attachment>>.stride
+        while slot < end {
+            slot.load(as: Unmanaged<Attachment>.self)._withUnsafeGuaranteedRef { $0.deliver(event) }
+            slot += MemoryLayout<Unmanaged<Attachment>>.stride
         }
     }
 }
