@@ -73,7 +73,7 @@ extension Atomic: @unchecked Sendable where Value: Sendable {}
 /// The value and its lock in one allocation. On Linux the mutex checks for re-entrant locking so
 /// that misuse stops with a message; on Apple platforms `os_unfair_lock` stops the program on its
 /// own when a thread locks it twice.
-private final class AtomicStorage<Value>: ManagedBuffer<Value, PlatformLock> {
+private final class AtomicStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
     static func make(_ value: Value) -> AtomicStorage<Value> {
         let buffer = create(minimumCapacity: 1) { _ in value }
         let storage = unsafeDowncast(buffer, to: AtomicStorage<Value>.self)
@@ -111,6 +111,11 @@ private final class AtomicStorage<Value>: ManagedBuffer<Value, PlatformLock> {
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { PlatformLocking.destroy($0) }
+        withUnsafeMutablePointerToElements { lock in
+            #if !canImport(Darwin)
+            pthread_mutex_destroy(lock)
+            #endif
+            lock.deinitialize(count: 1)
+        }
     }
 }

@@ -6,11 +6,11 @@
 /// in increasing order of a key, the list is also sorted by that key, and `contains(key:by:)` and
 /// `remove(key:by:)` find an element by binary search.
 ///
-/// A signal's `ObserverList` has the same layout but is not built on this type: a field of a
-/// generic element type makes the list's layout depend on its element, so the runtime must
-/// instantiate its metadata wherever unspecialised code touches it, and a signal's storage is
-/// freed by unspecialised code (a generic class's `deinit`), which then pays metadata look-ups
-/// for every produced signal (Docs/Performance.md has the measurement).
+/// A signal's `ObserverList` is not built on this type: a field of a generic element type makes
+/// the list's layout depend on its element, so the runtime must instantiate its metadata wherever
+/// unspecialised code touches it, and a signal's storage is freed by unspecialised code (a
+/// generic class's `deinit`), which then pays metadata look-ups for every produced signal
+/// (Docs/Performance.md has the measurement). `ObserverList` is one untyped word instead.
 @usableFromInline
 struct InlineFirstArray<Element> {
     /// The first element; `nil` only when the list is empty.

@@ -33,24 +33,64 @@ package enum MailboxPolicy: Sendable {
 ///   mutex), then gives the turn back.
 /// - The turnstile (a semaphore) is created at the first contention, once per mailbox, never per
 ///   input; the queue keeps its capacity, so a steady stream of re-entrant input allocates nothing.
+///   Both live in a `MailboxBacklog`, made at the first queued input or contention, so that an
+///   idle mailbox carries one empty reference for them.
 ///
 /// Transitions only change state and return what the caller must do after the lock: handle an
 /// input, wait on or signal the turnstile. Nothing here calls user code or releases the last
 /// reference to a user object (O7).
 @usableFromInline
 package struct MailboxQueue<Input> {
-    /// Inputs left for the turn's owner: re-entrant ones, and `queueForOwner` input from other threads.
-    @usableFromInline package var queued = FIFOQueue<Input>()
-    /// Threads blocked on `turnstile`, waiting for the turn.
-    @usableFromInline package var waiters = 0
-    @usableFromInline package var turnstile: DispatchSemaphore?
+    /// The queued inputs, the waiting threads and the turnstile: made when the first input is
+    /// queued or the first thread waits, then kept. An idle mailbox (nearly every signal and
+    /// property, nearly all the time) holds one empty reference here, 8 bytes instead of 32.
+    @usableFromInline package var backlog: MailboxBacklog<Input>?
 
     @inlinable
     package init() {}
 
     /// Whether the owner has work besides its current input: a queued input or a waiting thread.
     @inlinable
-    package var needsOwnerAttention: Bool { waiters > 0 || !queued.isEmpty }
+    package var needsOwnerAttention: Bool {
+        guard let backlog else { return false }
+        return backlog.waiters > 0 || !backlog.queued.isEmpty
+    }
+
+    /// Threads blocked on the turnstile, waiting for the turn.
+    @inlinable
+    package var waiters: Int { backlog?.waiters ?? 0 }
+
+    /// The queued inputs, as far as a client may look at them.
+    @inlinable
+    package var queued: QueuedInputs { QueuedInputs(count: backlog?.queued.count ?? 0) }
+
+    /// How many inputs are queued.
+    @usableFromInline
+    package struct QueuedInputs {
+        @usableFromInline package let count: Int
+
+        @inlinable
+        init(count: Int) { self.count = count }
+
+        @inlinable
+        package var isEmpty: Bool { count == 0 }
+    }
+
+    /// The backlog, made on first use.
+    @inlinable
+    mutating func makeBacklog() -> MailboxBacklog<Input> {
+        if let backlog { return backlog }
+        return makeFirstBacklog()
+    }
+
+    /// Makes the backlog. Out of line, so that code that may queue an input (a property's write,
+    /// a signal's send) stays small enough to be inlined into its callers.
+    @inlinable @inline(never)
+    mutating func makeFirstBacklog() -> MailboxBacklog<Input> {
+        let made = MailboxBacklog<Input>()
+        backlog = made
+        return made
+    }
 
     // MARK: Taking the turn
 
@@ -76,9 +116,10 @@ package struct MailboxQueue<Input> {
         case TurnOwner(thread):
             return .alreadyHeld
         default:
-            waiters += 1
-            if turnstile == nil { turnstile = DispatchSemaphore(value: 0) }
-            return .mustWait(turnstile.unsafelyUnwrapped)
+            let backlog = makeBacklog()
+            backlog.waiters += 1
+            if backlog.turnstile == nil { backlog.turnstile = DispatchSemaphore(value: 0) }
+            return .mustWait(backlog.turnstile.unsafelyUnwrapped)
         }
     }
 
@@ -99,14 +140,14 @@ package struct MailboxQueue<Input> {
         _ input: Input, on thread: ThreadID, owner: inout TurnOwner, policy: MailboxPolicy
     ) -> Submission {
         if policy == .queueForOwner, owner != .none, owner != TurnOwner(thread) {
-            queued.append(input)
+            makeBacklog().queued.append(input)
             return .queued
         }
         switch claimTurn(on: thread, owner: &owner) {
         case .claimed:
             return .handleNow
         case .alreadyHeld:
-            queued.append(input)
+            makeBacklog().queued.append(input)
             return .queued
         case let .mustWait(turnstile):
             return .mustWait(turnstile)
@@ -116,7 +157,7 @@ package struct MailboxQueue<Input> {
     /// Queues `input` for the owner (the caller holds the turn, or knows that someone does).
     @inlinable
     package mutating func enqueue(_ input: Input) {
-        queued.append(input)
+        makeBacklog().queued.append(input)
     }
 
     /// A waiting thread woke holding the turn.
@@ -135,15 +176,15 @@ package struct MailboxQueue<Input> {
     /// The next queued input, if any, for the owner to handle.
     @inlinable
     package mutating func popQueued() -> Input? {
-        queued.popFirst()
+        backlog?.queued.popFirst()
     }
 
     /// Hands the turn to a waiting thread, if there is one: the caller signals the returned
     /// turnstile and its turn is over.
     @inlinable
     package mutating func handOverToWaiter(owner: inout TurnOwner) -> DispatchSemaphore? {
-        guard waiters > 0, let turnstile else { return nil }
-        waiters -= 1
+        guard let backlog, backlog.waiters > 0, let turnstile = backlog.turnstile else { return nil }
+        backlog.waiters -= 1
         owner = .handingOver
         return turnstile
     }
@@ -167,7 +208,7 @@ package struct MailboxQueue<Input> {
                 "Rivulet: a turn's step ran on a thread that does not hold the turn (owner \(owner.rawValue)); only the turn's owner steps (internal error)"
             )
         }
-        if let input = queued.popFirst() { return .handle(input) }
+        if let input = backlog?.queued.popFirst() { return .handle(input) }
         if let turnstile = handOverToWaiter(owner: &owner) { return .handOver(turnstile) }
         owner = .none
         return .idle
@@ -176,6 +217,25 @@ package struct MailboxQueue<Input> {
     /// Removes every queued input, for the caller to release after the lock.
     @inlinable
     package mutating func removeAllQueued() -> ContiguousArray<Input?> {
-        queued.removeAll()
+        backlog?.queued.removeAll() ?? []
     }
+}
+
+/// The part of a `MailboxQueue` that an idle mailbox does without: the inputs queued for the
+/// turn's owner, the threads waiting for the turn, and the turnstile they wait on.
+@usableFromInline
+package final class MailboxBacklog<Input> {
+    /// Inputs left for the turn's owner: re-entrant ones, and `queueForOwner` input from other
+    /// threads. Keeps its capacity, so a steady stream of re-entrant input allocates nothing.
+    // @exclusivity(unchecked): read and written only under the lock of the `MailboxStorage` whose
+    // state holds this backlog (the `MailboxQueue` that owns it lives there), never by two threads
+    // at once; a run-time exclusivity check would only cost time on every queued input.
+    @exclusivity(unchecked) @usableFromInline package var queued = FIFOQueue<Input>()
+    /// Threads blocked on `turnstile`, waiting for the turn (under the same lock).
+    @exclusivity(unchecked) @usableFromInline package var waiters = 0
+    /// Made at the first contention (under the same lock).
+    @exclusivity(unchecked) @usableFromInline package var turnstile: DispatchSemaphore?
+
+    @inlinable
+    package init() {}
 }
