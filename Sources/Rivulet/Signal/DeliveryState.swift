@@ -60,6 +60,11 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @usableFromInline var isDeliveringInSharedTurn = false
     /// Whether the host has this member among its pending changes. Under the host's lock.
     @usableFromInline var isAwaitingSharedTurnOwner = false
+    /// Whether this signal shares another's turn (see `SharedTurnHost`). A member never claims a
+    /// turn of its own, so its turn word holds the way to its host instead (a retained
+    /// `SharedTurnHostLink`): 8 bytes no signal pays for in its state. Set when the storage is
+    /// made, never changed, so read without the lock. Fills padding.
+    @usableFromInline var isSharedTurnMember = false
 
     /// How a signal ended (`none` also after a silent disposal: nobody can observe it any more, so
     /// a later send is nobody's concern).
@@ -79,16 +84,12 @@ struct DeliveryState<Value, Error: Swift.Error> {
     /// The generator's lifetime (or the pipe's disposable); taken out and disposed of exactly
     /// once, at termination (S5).
     @usableFromInline var resources: (any Disposable)?
-    /// The signal whose delivery turn this one shares, or `nil` for a turn of its own (see
-    /// `SharedTurnHost`). Set when the storage is made and never changed, so read without the lock.
-    @usableFromInline var sharedTurnHostLink: SharedTurnHostLink?
 
     @inlinable
-    init(resources: (any Disposable)?, interruptsWhenInputIsReleased: Bool = true, sharedTurnHostLink: SharedTurnHostLink? = nil)
-    {
+    init(resources: (any Disposable)?, interruptsWhenInputIsReleased: Bool = true, isSharedTurnMember: Bool = false) {
         self.resources = resources
         self.interruptsWhenInputIsReleased = interruptsWhenInputIsReleased
-        self.sharedTurnHostLink = sharedTurnHostLink
+        self.isSharedTurnMember = isSharedTurnMember
     }
 
     /// Whether an uncontended send must not bypass the lock: something waits for the owner's
@@ -383,12 +384,13 @@ struct TerminalObservers<Value, Error: Swift.Error> {
 }
 
 extension ObserverList {
-    /// Empties the list and returns its observers, in order, without building an array.
+    /// Empties the list and returns its observers, in order: the one observer of a list without
+    /// a buffer comes out without building an array.
     @inlinable
     mutating func takeAll() -> TerminalObservers<Value, Error> {
-        let taken = TerminalObservers(first: first?.takeRetainedValue(), rest: rest)
-        first = nil
-        rest = []
-        return taken
+        guard bits & 1 == 0 else { return TerminalObservers(first: nil, rest: removeAll()) }
+        guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return TerminalObservers(first: nil, rest: []) }
+        bits = 0
+        return TerminalObservers(first: Unmanaged<Attachment>.fromOpaque(pointer).takeRetainedValue(), rest: [])
     }
 }

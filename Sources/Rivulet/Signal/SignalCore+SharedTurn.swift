@@ -8,14 +8,24 @@ extension SignalCore {
         sharingTurnOf upstream: SignalCore<UpstreamValue, UpstreamError>, resources: any Disposable
     ) {
         let link = upstream.sharedTurnHostLink ?? SharedTurnHostLink(upstream.storage)
-        storage = SignalStorage.make(DeliveryState(resources: resources, sharedTurnHostLink: link))
+        storage = SignalStorage.make(DeliveryState(resources: resources, isSharedTurnMember: true))
+        // The turn word of a member is never a turn (see `DeliveryState.isSharedTurnMember`);
+        // released in `prepareForDeallocation(turnWord:)`.
+        storage.withUnsafeMutablePointerToElements { sync in
+            MailboxSynchronization.turn(sync).storeReleasing(UInt(bitPattern: Unmanaged.passRetained(link).toOpaque()))
+        }
     }
 
     /// The way to the host whose turn this core shares, or `nil` for a turn of its own.
     @inlinable @inline(__always)
     var sharedTurnHostLink: SharedTurnHostLink? {
-        // Written only when the storage is made, before any other thread can see it.
-        storage.withUnsafeMutablePointerToHeader { $0.pointee.sharedTurnHostLink }
+        // Both written only when the storage is made, before any other thread can see it.
+        guard storage.withUnsafeMutablePointerToHeader({ $0.pointee.isSharedTurnMember }) else { return nil }
+        return storage.withUnsafeMutablePointerToElements { sync in
+            let bits = MailboxSynchronization.turn(sync).loadRelaxed()
+            return Unmanaged<SharedTurnHostLink>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+                .takeUnretainedValue()
+        }
     }
 
     /// The host whose turn this core shares, or `nil` for a turn of its own.

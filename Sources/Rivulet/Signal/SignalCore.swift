@@ -36,6 +36,10 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// one compare-and-swap claims the turn, one gives it back (see `SignalStorage`).
     @inlinable
     func send(_ event: Event) {
+        assert(
+            !storage.withUnsafeMutablePointerToHeader { $0.pointee.isSharedTurnMember },
+            "Rivulet: a signal sharing its upstream's turn was sent an event through a turn of its own; its stage sends with sendInSharedTurn (internal error)"
+        )
         let thread = ThreadID.current
         if case .value = event, storage.claimTurnIfIdle(thread) {
             storage.deliverAsTurnOwner(event)

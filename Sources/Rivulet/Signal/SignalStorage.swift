@@ -14,6 +14,15 @@ extension DeliveryState: MailboxGuardedState {
     mutating func prepareForDeallocation() {
         _ = observers.takeAll()
     }
+
+    /// A member of a shared turn also lets go of the link to its host, kept in its turn word.
+    @inlinable
+    mutating func prepareForDeallocation(turnWord: UInt) {
+        prepareForDeallocation()
+        if isSharedTurnMember, let link = UnsafeRawPointer(bitPattern: turnWord) {
+            Unmanaged<SharedTurnHostLink>.fromOpaque(link).release()
+        }
+    }
 }
 
 extension MailboxStorage {

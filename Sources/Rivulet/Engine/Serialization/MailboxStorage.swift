@@ -37,11 +37,20 @@ package protocol MailboxGuardedState {
 
     /// Lets go of anything the state holds by hand, before the storage is freed.
     mutating func prepareForDeallocation()
+
+    /// `prepareForDeallocation()`, for a state that keeps something in its turn word (a signal
+    /// that shares another's turn keeps the way to it there: see `SharedTurnHost`).
+    mutating func prepareForDeallocation(turnWord: UInt)
 }
 
 extension MailboxGuardedState {
     @inlinable
     package mutating func prepareForDeallocation() {}
+
+    @inlinable
+    package mutating func prepareForDeallocation(turnWord: UInt) {
+        prepareForDeallocation()
+    }
 }
 
 /// The tail of a `MailboxStorage`'s allocation: the turn word and the lock, side by side.
@@ -124,7 +133,9 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
     }
 
     deinit {
-        withUnsafeMutablePointerToHeader { $0.pointee.prepareForDeallocation() }
+        withUnsafeMutablePointers { state, sync in
+            state.pointee.prepareForDeallocation(turnWord: MailboxSynchronization.turn(sync).loadRelaxed())
+        }
         withUnsafeMutablePointerToElements { sync in
             PlatformLocking.destroy(&sync.pointee.lock)
             sync.deinitialize(count: 1)
