@@ -65,14 +65,7 @@ extension Signal {
         /// failure.
         @inlinable
         static func results(_ action: @escaping (Result<Value, Error>) -> Void) -> Observer {
-            Observer(
-                relaying: { event in
-                    switch event {
-                    case let .value(value): action(.success(value))
-                    case let .failed(error): action(.failure(error))
-                    case .completed, .interrupted: break
-                    }
-                }, ())
+            Observer(relaying: Event.forwardingResults(to: action), ())
         }
 
         /// The input observer of a signal. Unless the core was made for a producer's start, the
@@ -175,3 +168,18 @@ extension Signal {
 // the closure itself. Only where the values are `Sendable`: otherwise the compiler keeps the
 // instance, its values and its closures in one isolation region.
 extension Signal.Observer: @unchecked Sendable where Value: Sendable {}
+
+extension Signal.Event {
+    /// An event closure that runs `action` with `.success` for each value and `.failure` for a
+    /// failure, and ignores completion and interruption (`observeResult`, `startWithResult`).
+    @inlinable
+    static func forwardingResults(to action: @escaping (Result<Value, Error>) -> Void) -> (Signal.Event) -> Void {
+        { event in
+            switch event {
+            case let .value(value): action(.success(value))
+            case let .failed(error): action(.failure(error))
+            case .completed, .interrupted: break
+            }
+        }
+    }
+}

@@ -125,13 +125,7 @@ extension SignalCore {
         }
         if accepted {
             SignalAudit.terminalAccepted(by: storage)
-            // Borrowed, as in `runTurn`: the observers are released before the resources are
-            // disposed of.
-            Self.deliver(turn.event.unsafelyUnwrapped, to: turn.observers.unsafelyUnwrapped)
-            turn.event = nil
-            turn.observers = nil
-            Self.releaseOutsideLock(&turn)
-            SignalAudit.terminalDelivered(by: storage)
+            deliverTermination(&turn)
         } else {
             if turn.refusedAfter != .none, !event.isInterruption {
                 SignalAudit.eventDroppedAfterTerminal(event, afterInterruption: turn.refusedAfter == .interrupted, by: storage)

@@ -99,14 +99,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
                 turn.event = nil
                 if storage.releaseTurnIfUncontended(thread) { return }
             case .terminate:
-                // Borrowed, not copied into a local: a local copy would keep the observers alive
-                // until the end of this case, after the resources are disposed of.
-                Self.deliver(turn.event.unsafelyUnwrapped, to: turn.observers.unsafelyUnwrapped)
-                // S5: release the observers after the terminal event, then dispose of resources.
-                turn.event = nil
-                turn.observers = nil
-                Self.releaseOutsideLock(&turn)
-                SignalAudit.terminalDelivered(by: storage)
+                deliverTermination(&turn)
             case .handOver:
                 turn.turnstile.unsafelyUnwrapped.signal()
                 return
@@ -117,6 +110,19 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             }
             action = storage.withTurnLock { $0.nextStep(on: thread, owner: &$1, turn: &turn) }
         }
+    }
+
+    /// Delivers the terminal event of a committed termination to the observers it took out of
+    /// the state, releases them, then disposes of the resources (S5).
+    @inlinable
+    func deliverTermination(_ turn: inout State.Turn) {
+        // Borrowed, not copied into a local: a local copy would keep the observers alive until
+        // the end of this function, after the resources are disposed of.
+        Self.deliver(turn.event.unsafelyUnwrapped, to: turn.observers.unsafelyUnwrapped)
+        turn.event = nil
+        turn.observers = nil
+        Self.releaseOutsideLock(&turn)
+        SignalAudit.terminalDelivered(by: storage)
     }
 
     /// Delivers a terminal event to the observers taken out of the state.

@@ -57,14 +57,7 @@ extension SignalProducer {
     @inlinable
     @discardableResult
     public func startWithResult(_ action: sending @escaping (Swift.Result<Value, Error>) -> Void) -> Disposable {
-        start(
-            eventAction: { event in
-                switch event {
-                case let .value(value): action(.success(value))
-                case let .failed(error): action(.failure(error))
-                case .completed, .interrupted: break
-                }
-            }, valueAction: nil)
+        start(eventAction: Signal.Event.forwardingResults(to: action), valueAction: nil)
     }
 
     /// Starts the producer, running `action` for each value.
