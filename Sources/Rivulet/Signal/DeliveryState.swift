@@ -131,11 +131,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
         /// Resources to dispose of once the lock is released (termination or silent disposal).
         @usableFromInline var resources: (any Disposable)?
         @usableFromInline var turnstile: DispatchSemaphore?
-        /// Detached observers and discarded events, whose last release must happen after the lock.
-        @usableFromInline var released: ContiguousArray<Attachment> = []
-        /// The one observer a disposal detaches, kept out of `released` so that an
-        /// observe-and-dispose cycle allocates no array buffer for it.
-        @usableFromInline var releasedObserver: Attachment?
+        /// Discarded events, whose last release must happen after the lock.
         @usableFromInline var discardedEvents: ContiguousArray<Event?> = []
         /// Observer changes just applied, released after the lock.
         @usableFromInline var appliedChanges: ContiguousArray<ObserverChange> = []
@@ -269,30 +265,53 @@ struct DeliveryState<Value, Error: Swift.Error> {
         return true
     }
 
+    /// What a disposal let go of, released by the caller after the lock (O7): the observer it
+    /// detached and, if that left a signal nobody can reach unobserved, what the signal's silent
+    /// end let go of (S4). Three words rather than a `Turn`, which an observe-and-dispose cycle
+    /// would otherwise build and destroy, empty arrays and all, every time.
+    @usableFromInline
+    struct Removal {
+        @usableFromInline var observer: Attachment?
+        /// The events still queued when the signal ended silently.
+        @usableFromInline var discardedEvents: ContiguousArray<Event?>?
+        /// The resources of a signal that ended silently, to dispose of.
+        @usableFromInline var resources: (any Disposable)?
+
+        @inlinable
+        init() {}
+    }
+
     /// Detaches the observer that `handle` identifies: marks it detached at once (it receives
     /// nothing more, even within the current event), and removes it now if no turn is held,
     /// otherwise has the owner remove it between two events.
     @inlinable
-    mutating func remove(handle: UInt, owner: TurnOwner) -> Turn {
-        var turn = Turn(event: nil)
-        guard let attachment = attachment(detachedBy: handle) else { return turn }
-        attachment.markDetached()
+    mutating func remove(handle: UInt, owner: TurnOwner) -> Removal {
+        var removal = Removal()
+        // Not retained: the list, or the pending change, keeps it while the lock is held.
+        guard let attachment = attachment(detachedBy: handle) else { return removal }
+        attachment._withUnsafeGuaranteedRef { $0.markDetached() }
         if owner != .none {
-            pendingChanges.append(.detach(attachment))
-            return turn
+            pendingChanges.append(.detach(attachment.takeUnretainedValue()))
+            return removal
         }
-        guard let removed = observers.remove(attachment) else { return turn }
-        turn.releasedObserver = removed
-        disposeSilentlyIfAbandoned(into: &turn)
-        return turn
+        guard let removed = observers.remove(address: UInt(bitPattern: attachment.toOpaque())) else { return removal }
+        removal.observer = removed
+        if !isSignalReachable {
+            var turn = Turn(event: nil)
+            disposeSilentlyIfAbandoned(into: &turn)
+            removal.discardedEvents = turn.discardedEvents
+            swap(&removal.resources, &turn.resources)
+        }
+        return removal
     }
 
-    /// The attached observer, or the one waiting to be attached, that `handle` detaches.
+    /// The attached observer, or the one waiting to be attached, that `handle` detaches; not
+    /// retained, so valid only while the lock is held.
     @inlinable
-    func attachment(detachedBy handle: UInt) -> Attachment? {
+    func attachment(detachedBy handle: UInt) -> Unmanaged<Attachment>? {
         if let attached = observers.first(detachedBy: handle) { return attached }
         for case let .attach(attachment) in pendingChanges where attachment.isDetached(by: handle) {
-            return attachment
+            return Unmanaged.passUnretained(attachment)
         }
         return nil
     }

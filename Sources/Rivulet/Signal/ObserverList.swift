@@ -71,19 +71,26 @@ struct ObserverList<Value, Error: Swift.Error> {
 
     @inlinable
     mutating func append(_ attachment: Attachment) {
+        append(retained: Unmanaged.passRetained(attachment))
+    }
+
+    /// Appends an attachment retained by the caller: the list takes over that +1.
+    @inlinable
+    mutating func append(retained attachment: Unmanaged<Attachment>) {
+        let address = UInt(bitPattern: attachment.toOpaque())
         if bits == 0 {
-            bits = UInt(bitPattern: Unmanaged.passRetained(attachment).toOpaque())
+            bits = address
             return
         }
         if let buffer {
-            let grown = buffer._withUnsafeGuaranteedRef { $0.appending(attachment) }
+            let grown = buffer._withUnsafeGuaranteedRef { $0.appending(takingOwnershipOf: address) }
             if let grown { replaceBuffer(with: grown) }
             return
         }
         // A second observer: move the first into a new buffer (which takes over its +1).
         let made = Buffer.make(minimumCapacity: 2)
         made.appendTakingOwnership(bits)
-        made.appendTakingOwnership(UInt(bitPattern: Unmanaged.passRetained(attachment).toOpaque()))
+        made.appendTakingOwnership(address)
         bits = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque()) | 1
     }
 
@@ -100,7 +107,12 @@ struct ObserverList<Value, Error: Swift.Error> {
     /// if it is not in the list.
     @inlinable
     mutating func remove(_ attachment: Attachment) -> Attachment? {
-        let address = UInt(bitPattern: Unmanaged.passUnretained(attachment).toOpaque())
+        remove(address: UInt(bitPattern: Unmanaged.passUnretained(attachment).toOpaque()))
+    }
+
+    /// Removes the attachment at `address` and returns it (see `remove(_:)`).
+    @inlinable
+    mutating func remove(address: UInt) -> Attachment? {
         guard let buffer else {
             guard bits != 0, bits == address else { return nil }
             bits = 0
@@ -117,12 +129,12 @@ struct ObserverList<Value, Error: Swift.Error> {
             .takeRetainedValue()
     }
 
-    /// The observer that `handle` detaches, if it is in the list.
+    /// The observer that `handle` detaches, if it is in the list; not retained (the list keeps it).
     @inlinable
-    func first(detachedBy handle: UInt) -> Attachment? {
+    func first(detachedBy handle: UInt) -> Unmanaged<Attachment>? {
         guard let buffer else {
             guard let head = first else { return nil }
-            return head._withUnsafeGuaranteedRef { $0.isDetached(by: handle) } ? head.takeUnretainedValue() : nil
+            return head._withUnsafeGuaranteedRef { $0.isDetached(by: handle) } ? head : nil
         }
         return buffer._withUnsafeGuaranteedRef { $0.first(detachedBy: handle) }
     }
@@ -247,11 +259,11 @@ final class ObserverBuffer<Value, Error: Swift.Error>: ManagedBuffer<Int, UInt> 
         }
     }
 
-    /// Appends `attachment` if there is room and returns `nil`; otherwise returns a new, larger
-    /// buffer that holds every observer (this one's +1s move to it; this one is left empty).
+    /// Appends a retained attachment's address (the buffer takes over the +1) if there is room
+    /// and returns `nil`; otherwise returns a new, larger buffer that holds every observer (this
+    /// one's +1s move to it; this one is left empty).
     @inlinable
-    func appending(_ attachment: Attachment) -> ObserverBuffer? {
-        let address = UInt(bitPattern: Unmanaged.passRetained(attachment).toOpaque())
+    func appending(takingOwnershipOf address: UInt) -> ObserverBuffer? {
         if count < capacity {
             appendTakingOwnership(address)
             return nil
@@ -279,14 +291,14 @@ final class ObserverBuffer<Value, Error: Swift.Error>: ManagedBuffer<Int, UInt> 
         }
     }
 
-    /// The attachment that `handle` detaches, if any.
+    /// The attachment that `handle` detaches, if any; not retained (the buffer keeps it).
     @inlinable
-    func first(detachedBy handle: UInt) -> Attachment? {
+    func first(detachedBy handle: UInt) -> Unmanaged<Attachment>? {
         readSlots { slots, count in
             for index in 0..<count {
                 let attachment = Unmanaged<Attachment>.fromOpaque(UnsafeRawPointer(bitPattern: slots[index]).unsafelyUnwrapped)
                 if attachment._withUnsafeGuaranteedRef({ $0.isDetached(by: handle) }) {
-                    return attachment.takeUnretainedValue()
+                    return attachment
                 }
             }
             return nil

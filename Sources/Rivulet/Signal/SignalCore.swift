@@ -136,12 +136,10 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         }
     }
 
-    /// Lets go of what a transition took out of the state, with no lock held (O7): detached
-    /// observers, discarded events, and resources to dispose of.
+    /// Lets go of what a transition took out of the state, with no lock held (O7): discarded
+    /// events, applied observer changes, and resources to dispose of.
     @inlinable
     static func releaseOutsideLock(_ turn: inout State.Turn) {
-        turn.releasedObserver = nil
-        if !turn.released.isEmpty { turn.released = [] }
         if !turn.discardedEvents.isEmpty { turn.discardedEvents = [] }
         if !turn.appliedChanges.isEmpty { releaseAppliedChanges(&turn) }
         if let resources = turn.resources {
@@ -212,9 +210,14 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     func detach(handle: UInt) {
         var removal = withTransition { $0.remove(handle: handle, owner: $1) }
-        // The attachment (with the observer's closure) and any discarded events are released
-        // here, after the lock (O7).
-        Self.releaseOutsideLock(&removal)
+        // The attachment (with the observer's closure) is released here, after the lock (O7),
+        // and then whatever a silent end let go of is disposed of.
+        removal.observer = nil
+        removal.discardedEvents = nil
+        if let resources = removal.resources {
+            removal.resources = nil
+            resources.dispose()
+        }
     }
 
     /// The public `Signal` object is gone, or a producer's start never made one: if nobody
