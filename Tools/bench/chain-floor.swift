@@ -8,7 +8,9 @@
 //   type (values in registers);
 // - nested generic: the same, with the stages built by generic functions and kept in a generic
 //   class, as any library whose operators return a type-erased stream keeps them (values go
-//   through memory, and every call crosses a reabstraction thunk).
+//   through memory, and every call crosses a reabstraction thunk);
+// - nested generic, events: the same, passing each stage an event (a value, or one of three
+//   terminal cases) instead of the bare value, as a stream whose stages also carry its end does.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,6 +35,43 @@ final class ConcreteNext {
 
 @inline(never) func filterStage<T>(_ isIncluded: @escaping (T) -> Bool, _ next: Next<T>) -> Next<T> {
     Next { if isIncluded($0) { next.call($0) } }
+}
+
+/// An event as a stream passes it: a value or one of three terminal cases.
+enum Ev<T> { case value(T), failed(Never), completed, interrupted }
+
+final class EvNext<T> {
+    let call: (Ev<T>) -> Void
+    init(_ call: @escaping (Ev<T>) -> Void) { self.call = call }
+}
+
+@inline(never) func evMapStage<T, U>(_ transform: @escaping (T) -> U, _ next: EvNext<U>) -> EvNext<T> {
+    EvNext { event in
+        switch event {
+        case let .value(v): next.call(.value(transform(v)))
+        case .completed: next.call(.completed)
+        case .interrupted: next.call(.interrupted)
+        }
+    }
+}
+
+@inline(never) func evFilterStage<T>(_ isIncluded: @escaping (T) -> Bool, _ next: EvNext<T>) -> EvNext<T> {
+    EvNext { event in
+        switch event {
+        case let .value(v): if isIncluded(v) { next.call(.value(v)) }
+        case .completed: next.call(.completed)
+        case .interrupted: next.call(.interrupted)
+        }
+    }
+}
+
+@inline(never) func nestedGenericEvents(_ sink: Sink) -> (Int) -> Void {
+    var next = EvNext<Int> { if case let .value(v) = $0 { sink.total &+= v } }
+    for stage in 0..<8 {
+        next = stage.isMultiple(of: 2) ? evMapStage({ $0 &+ 1 }, next) : evFilterStage({ $0 >= 0 }, next)
+    }
+    let first = next
+    return { first.call(.value($0)) }
 }
 
 @inline(never) func nestedGeneric(_ sink: Sink) -> (Int) -> Void {
@@ -85,3 +124,4 @@ func measure(_ name: String, _ make: (Sink) -> (Int) -> Void) {
 measure("flat:          ", flat)
 measure("nested:        ", nested)
 measure("nested generic:", nestedGeneric)
+measure("nested generic, events:", nestedGenericEvents)
