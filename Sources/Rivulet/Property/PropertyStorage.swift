@@ -72,7 +72,9 @@ final class PropertyStorage<Value>: @unchecked Sendable {
         case .alreadyHeld:
             return
         case let .mustWait(turnstile):
-            turnstile.wait()
+            DeadlockDiagnostics.wait(
+                on: turnstile, for: { "MutableProperty<\(Value.self)> \(state.addressForDiagnostics)" },
+                owner: { state.turnOwnerForDiagnostics })
             change = state.withTurnLock { state, owner -> Event? in
                 state.resume(on: thread, owner: &owner)
                 return state.write(&incoming, reentrant: false)
@@ -158,7 +160,9 @@ final class PropertyStorage<Value>: @unchecked Sendable {
             // The outer holder emits whatever `body` queued.
             return try body(true).0
         case let .mustWait(turnstile):
-            turnstile.wait()
+            DeadlockDiagnostics.wait(
+                on: turnstile, for: { "MutableProperty<\(Value.self)> \(state.addressForDiagnostics)" },
+                owner: { state.turnOwnerForDiagnostics })
             state.withTurnLock { $0.resume(on: thread, owner: &$1) }
         case .claimed:
             break

@@ -72,7 +72,10 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             SignalAudit.terminalAccepted(by: storage)
         }
         if action == .wait {
-            turn.turnstile.unsafelyUnwrapped.wait()
+            DeadlockDiagnostics.wait(
+                on: turn.turnstile.unsafelyUnwrapped,
+                for: { "Signal<\(Value.self), \(Error.self)> \(storage.addressForDiagnostics)" },
+                owner: { storage.turnOwnerForDiagnostics })
             turn.turnstile = nil
             action = storage.withTurnLock { $0.resumeAfterWaiting(on: thread, owner: &$1, turn: &turn) }
             if turn.refusedAfter != .none {

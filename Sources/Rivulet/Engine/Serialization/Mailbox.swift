@@ -87,7 +87,9 @@ struct Mailbox<Input>: @unchecked Sendable {
         case .handleNow?:
             handleAsOwner(input)
         case let .mustWait(turnstile)?:
-            turnstile.wait()
+            DeadlockDiagnostics.wait(
+                on: turnstile, for: { "the mailbox of an operator's stage (\(Input.self)) \(storage.addressForDiagnostics)" },
+                owner: { storage.turnOwnerForDiagnostics })
             let accepted = storage.withTurnLock { state, owner -> Bool in
                 state.queue.resumeAfterWaiting(on: thread, owner: &owner)
                 return state.closing != .discardingAcceptedInputs

@@ -121,6 +121,17 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
     @inlinable
     package static var slowPathBit: UInt { 1 }
 
+    /// This storage's address, to tell two signals or properties of one type apart in a report.
+    @usableFromInline package var addressForDiagnostics: String {
+        "0x" + String(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()), radix: 16)
+    }
+
+    /// The turn word's owner (a `TurnOwner`'s raw value), read without the lock: for reports
+    /// about a long wait (`DeadlockDiagnostics`), never for decisions.
+    @usableFromInline package var turnOwnerForDiagnostics: UInt {
+        withUnsafeMutablePointerToElements { MailboxSynchronization.turn($0).loadAcquiring() & ~Self.slowPathBit }
+    }
+
     @inlinable
     package static func make(_ initialState: State) -> MailboxStorage {
         let buffer = create(minimumCapacity: 1) { _ in initialState }
