@@ -30,9 +30,10 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     @usableFromInline let downstream: EventSink<Value, Error>
     @usableFromInline let makeInner: (Outer) -> Inner
-    // Both set once, in `make`, before any input can arrive.
-    @usableFromInline var mailbox: Mailbox<Input>?
-    @usableFromInline var resources: FlattenResources<Input>?
+    // Both set once, in `make`, before any input can arrive, and only read afterwards: no access
+    // can overlap a write, so the runtime's exclusivity checks (two calls per access) are off.
+    @exclusivity(unchecked) @usableFromInline var mailbox: Mailbox<Input>?
+    @exclusivity(unchecked) @usableFromInline var resources: FlattenResources<Input>?
     @usableFromInline let startTrampoline: FlattenStartTrampoline
 
     @inlinable
@@ -155,12 +156,12 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     /// the mailbox (see `FlattenStartTrampoline`).
     @inlinable func start(_ inner: Inner, id: FlattenInnerID) {
         guard let mailbox, let resources else { return }
-        // A producer start's resources, so that the inner producer runs as any start does.
-        let innerResources = CompositeDisposable(leadingWithInterruption: ())
-        guard resources.attach(id, innerResources) else { return }
+        // One object is the start's resources, the start the trampoline keeps and the context
+        // of the inner producer's sink.
         let innerStart = FlattenInnerStart(
             inner, id: id, mailbox: mailbox, resources: resources, startTrampoline: startTrampoline,
-            innerResources: innerResources, startsInner: { $0.startInner() })
+            startsInner: { $0.startInner() })
+        guard resources.attach(id, innerStart) else { return }
         startTrampoline.add(innerStart)
     }
 
@@ -179,10 +180,16 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
 }
 
 /// One inner stream of a flattening, from the decision to start it to the end of its start: one
-/// object is both the start the trampoline keeps and the context of the sink the inner producer
-/// sends into (a closure that captures one object and nothing else has it as its context).
+/// object is the start's resources (the composite its lifetime ends), the start the trampoline
+/// keeps, and the context of the sink the inner producer sends into (a closure that captures one
+/// object and nothing else has it as its context). One allocation where there were two.
 @usableFromInline
-final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferredStart {
+final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: CompositeDisposable, FlattenDeferredStart,
+    @unchecked Sendable
+{
+    // @unchecked Sendable: restated from `CompositeDisposable`, which protects its own state; the
+    // stored properties here are immutable, and the inner producer is started once, by the thread
+    // that decided it (`FlattenStartTrampoline`).
     @usableFromInline typealias Input = FlattenInput<Outer, Value, Error>
 
     @usableFromInline let inner: SignalProducer<Value, Error>
@@ -190,8 +197,6 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferred
     @usableFromInline let mailbox: Mailbox<Input>
     @usableFromInline let resources: FlattenResources<Input>
     @usableFromInline let startTrampoline: FlattenStartTrampoline
-    @usableFromInline let innerResources: CompositeDisposable
-    @usableFromInline let lifetime: Lifetime
     /// `startInner`, as the specialised code that made this object compiled it: `run` is reached
     /// through the trampoline's existential, where only unspecialised generic code could run,
     /// looking up type metadata for every event of the inner stream. A closure that captures
@@ -202,16 +207,15 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferred
     init(
         _ inner: SignalProducer<Value, Error>, id: FlattenInnerID, mailbox: Mailbox<Input>,
         resources: FlattenResources<Input>, startTrampoline: FlattenStartTrampoline,
-        innerResources: CompositeDisposable, startsInner: @escaping (FlattenInnerStart) -> Void
+        startsInner: @escaping (FlattenInnerStart) -> Void
     ) {
         self.inner = inner
         self.id = id
         self.mailbox = mailbox
         self.resources = resources
         self.startTrampoline = startTrampoline
-        self.innerResources = innerResources
         self.startsInner = startsInner
-        lifetime = Lifetime(innerResources)
+        super.init(leadingWithInterruption: ())
     }
 
     @usableFromInline
@@ -220,23 +224,28 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferred
     }
 
     /// Starts the inner producer, unless the flattened stream has ended or replaced this inner
-    /// stream meanwhile.
+    /// stream meanwhile. The lifetime is made only now (it holds this object, which cannot hold
+    /// it back), and the producer keeps it for as long as it needs it.
     @inlinable
     func startInner() {
-        guard !lifetime.hasEnded else { return }
-        inner.startInstance({ event in self.receive(event) }, lifetime)
+        guard !isDisposed else { return }
+        inner.startInstance({ event in self.receive(event) }, Lifetime(self))
     }
 
     @inlinable
     func receive(_ event: Signal<Value, Error>.Event) {
-        let isTerminating = event.isTerminating
+        guard event.isTerminating else {
+            mailbox.send(.inner(id, event))
+            startTrampoline.runAll()
+            return
+        }
         // As in ReactiveSwift, the start ends after the flattening has handled its terminal
         // event, including forwarding it downstream or starting the next inner stream: if that
         // ends the flattened stream, this start is not among those it ends.
-        if isTerminating { resources.detach(id) }
+        resources.detach(id)
         mailbox.send(.inner(id, event))
         startTrampoline.runAll()
-        if isTerminating { innerResources.dispose() }
+        dispose()
     }
 }
 
