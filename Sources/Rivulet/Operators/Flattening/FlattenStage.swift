@@ -118,7 +118,8 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
             // After the flattened stream's end, or after the outer stream's own terminal event (E1).
             return
         case let .outer(.value(outer)):
-            perform(machine.outerValue(makeInner(outer)))
+            let inner = makeInner(outer)
+            perform(machine.outerValue(inner), outerValuesInner: inner)
         case .outer(.completed):
             perform(machine.outerCompleted())
         case let .outer(.failed(error)):
@@ -143,11 +144,16 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     }
 
     /// Carries out what the state machine decided, once it has returned (the machine holds no
-    /// closure and calls none: every start, disposal and send happens here).
-    @inlinable func perform(_ actions: Machine.Actions, value: Value? = nil) {
-        actions.cancel.forEach { release($0) }
+    /// closure and calls none: every start, disposal and send happens here). An inner stream to
+    /// start is the outer value's (`outerValuesInner`) or one that waited in the machine.
+    @inlinable func perform(_ actions: FlattenActions, value: Value? = nil, outerValuesInner: Inner? = nil) {
+        if actions.cancels { machine.takeCancelled().forEach { release($0) } }
         if actions.forwardValue, let value { downstream(.value(value)) }
-        if let (id, inner) = actions.start { start(inner, id: id) }
+        if let id = actions.start,
+            let inner = actions.startsWaitingInner ? machine.takeStartingInner() : outerValuesInner
+        {
+            start(inner, id: id)
+        }
         if actions.complete { finish(.completed) }
         if actions.interrupt { finish(.interrupted) }
     }
