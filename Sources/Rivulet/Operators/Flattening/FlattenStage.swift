@@ -190,7 +190,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
 /// keeps, and the context of the sink the inner producer sends into (a closure that captures one
 /// object and nothing else has it as its context). One allocation where there were two.
 @usableFromInline
-final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: CompositeDisposable, FlattenDeferredStart,
+final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenInnerResources, FlattenDeferredStart,
     @unchecked Sendable
 {
     // @unchecked Sendable: restated from `CompositeDisposable`, which protects its own state; the
@@ -199,7 +199,6 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: CompositeDispos
     @usableFromInline typealias Input = FlattenInput<Outer, Value, Error>
 
     @usableFromInline let inner: SignalProducer<Value, Error>
-    @usableFromInline let id: FlattenInnerID
     @usableFromInline let mailbox: Mailbox<Input>
     @usableFromInline let resources: FlattenResources<Input>
     @usableFromInline let startTrampoline: FlattenStartTrampoline
@@ -216,12 +215,11 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: CompositeDispos
         startsInner: @escaping (FlattenInnerStart) -> Void
     ) {
         self.inner = inner
-        self.id = id
         self.mailbox = mailbox
         self.resources = resources
         self.startTrampoline = startTrampoline
         self.startsInner = startsInner
-        super.init(leadingWithInterruption: ())
+        super.init(id)
     }
 
     @usableFromInline
@@ -248,10 +246,24 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: CompositeDispos
         // As in ReactiveSwift, the start ends after the flattening has handled its terminal
         // event, including forwarding it downstream or starting the next inner stream: if that
         // ends the flattened stream, this start is not among those it ends.
-        resources.detach(id)
+        resources.detach(self)
         mailbox.send(.inner(id, event))
         startTrampoline.runAll()
         dispose()
+    }
+}
+
+/// The resources of one inner stream's start, with its ID (see `FlattenInnerStart`).
+@usableFromInline
+class FlattenInnerResources: CompositeDisposable, @unchecked Sendable {
+    // @unchecked Sendable: restated from `CompositeDisposable`, which protects its own state;
+    // `id` is immutable.
+    @usableFromInline let id: FlattenInnerID
+
+    @inlinable
+    init(_ id: FlattenInnerID) {
+        self.id = id
+        super.init(leadingWithInterruption: ())
     }
 }
 
@@ -264,27 +276,43 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: CompositeDispos
 /// `.throttle` the inner ones first, then the outer one. A start that is delivering its own
 /// terminal event has left already and ends when it is done.
 ///
-/// A start joins and leaves under a lock, so that the flattened stream's end, on any thread,
-/// ends every start still running at once (P4). The inner starts are kept by ID in a
-/// `FlattenInnerMap`, whose first entry is inline: one inner stream at a time allocates nothing.
+/// A start joins and leaves atomically, so that the flattened stream's end, on any thread, ends
+/// every start still running at once (P4). One inner start is kept in a *slot*, an atomic word
+/// holding it (retained) or 0, or `closedSlot` once the resources are disposed of: it joins with
+/// one compare-and-swap and leaves with another, and the disposal takes it with an exchange, so
+/// the common case of one inner stream at a time takes no lock. Further inner starts (while the
+/// slot is taken) join a `FlattenInnerMap` under the lock, and the outer start is kept there too.
 @usableFromInline
 final class FlattenResources<Input>: Disposable, @unchecked Sendable {
     // @unchecked Sendable: the mutable state is in `state` (a `Locked`) and holds only
-    // disposables, which are `Sendable`; `mailbox` and `outerEndsFirst` are immutable, and a
-    // `Mailbox` is `Sendable`.
+    // disposables, which are `Sendable`; `slotStorage` is never accessed after `init` but through
+    // `slot`'s atomic operations; `slotID` is read and written only by the mailbox's turn owner;
+    // `mailbox` and `outerEndsFirst` are immutable, and a `Mailbox` is `Sendable`.
     @usableFromInline
     struct State {
         @usableFromInline var outer: CompositeDisposable?
-        @usableFromInline var inners = FlattenInnerMap<CompositeDisposable>()
+        @usableFromInline var inners = FlattenInnerMap<FlattenInnerResources>()
         @usableFromInline var isDisposed = false
 
         @inlinable
         init() {}
     }
 
+    /// The memory of `slot`: the first stored property, never read or written directly after
+    /// `init` (see AtomicWord.swift).
+    @usableFromInline var slotStorage = AtomicWord.storage(0)
+    /// The ID of the inner start last put in the slot. Only the flattening's turn owner (which
+    /// attaches, and releases by ID) touches it; the slot then holds that start or no longer any.
+    @exclusivity(unchecked) @usableFromInline var slotID: FlattenInnerID?
     @usableFromInline let state = Locked(State())
     @usableFromInline let mailbox: Mailbox<Input>
     @usableFromInline let outerEndsFirst: Bool
+
+    /// `slot` once the resources are disposed of.
+    @inlinable static var closedSlot: UInt { 1 }
+
+    @inlinable
+    var slot: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
 
     @inlinable
     init(_ mailbox: Mailbox<Input>, outerEndsFirst: Bool) {
@@ -318,28 +346,66 @@ final class FlattenResources<Input>: Disposable, @unchecked Sendable {
         _ = outer
     }
 
-    /// Adds inner start `id`; returns `false` (and ends it) if the flattening is over.
+    /// Adds inner start `id`; returns `false` (and ends it) if the flattening is over. Only the
+    /// flattening's turn owner calls it.
     @inlinable
-    func attach(_ id: FlattenInnerID, _ inner: CompositeDisposable) -> Bool {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.isDisposed else { return false }
-            state.inners.append(id, inner)
+    func attach(_ id: FlattenInnerID, _ inner: FlattenInnerResources) -> Bool {
+        let retained = Unmanaged.passRetained(inner)
+        let (exchanged, original) = slot.compareExchangeAcquiringAndReleasing(
+            expected: 0, desired: UInt(bitPattern: retained.toOpaque()))
+        if exchanged {
+            slotID = id
             return true
         }
+        retained.release()
+        let accepted =
+            original != Self.closedSlot
+            && state.withLock { state -> Bool in
+                guard !state.isDisposed else { return false }
+                state.inners.append(id, inner)
+                return true
+            }
         if !accepted { inner.dispose() }
         return accepted
     }
 
-    /// Takes inner start `id` out and returns it, or `nil` if it has already left.
+    /// Takes inner start `inner` out, as it delivers its own terminal event: it ends on its own.
     @inlinable
-    @discardableResult
-    func detach(_ id: FlattenInnerID) -> CompositeDisposable? {
-        state.withLock { $0.inners.remove(id) }
+    func detach(_ inner: FlattenInnerResources) {
+        let bits = UInt(bitPattern: Unmanaged.passUnretained(inner).toOpaque())
+        if slot.compareExchangeAcquiringAndReleasing(expected: bits, desired: 0).exchanged {
+            // The slot's reference; the caller holds another.
+            Unmanaged<FlattenInnerResources>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+            return
+        }
+        let removed = state.withLock { $0.inners.remove(inner.id) }
+        _ = removed
+    }
+
+    /// Takes inner start `id` out and returns it, or `nil` if it has already left. Only the
+    /// flattening's turn owner calls it.
+    @inlinable
+    func detach(_ id: FlattenInnerID) -> FlattenInnerResources? {
+        if slotID == id {
+            slotID = nil
+            // The slot holds this start, unless it has left on its own or the resources are
+            // disposed of: no other start can have joined since (only the turn owner attaches).
+            let bits = slot.loadAcquiring()
+            if bits != 0, bits != Self.closedSlot,
+                slot.compareExchangeAcquiringAndReleasing(expected: bits, desired: 0).exchanged
+            {
+                return Unmanaged<FlattenInnerResources>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+                    .takeRetainedValue()
+            }
+            return nil
+        }
+        return state.withLock { $0.inners.remove(id) }
     }
 
     @usableFromInline
     func dispose() {
-        let taken = state.withLock { state -> (outer: CompositeDisposable?, inners: FlattenInnerMap<CompositeDisposable>)? in
+        let taken = state.withLock {
+            state -> (outer: CompositeDisposable?, inners: FlattenInnerMap<FlattenInnerResources>)? in
             guard !state.isDisposed else { return nil }
             state.isDisposed = true
             defer {
@@ -349,8 +415,23 @@ final class FlattenResources<Input>: Disposable, @unchecked Sendable {
             return (state.outer, state.inners)
         }
         if let taken {
+            // After `isDisposed`: a start that found the slot taken and joins the map later sees it.
+            let bits = slot.exchangeAcquiringAndReleasing(Self.closedSlot)
+            let slotted =
+                bits > Self.closedSlot
+                ? Unmanaged<FlattenInnerResources>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+                : nil
             if outerEndsFirst { taken.outer?.dispose() }
-            taken.inners.forEachValue { $0.dispose() }
+            // In the order the inner starts began: the slot's among the map's, by ID.
+            var slottedIsPending = slotted != nil
+            taken.inners.forEachValue { inner in
+                if slottedIsPending, let slotted, slotted.id < inner.id {
+                    slottedIsPending = false
+                    slotted.dispose()
+                }
+                inner.dispose()
+            }
+            if slottedIsPending { slotted?.dispose() }
             if !outerEndsFirst { taken.outer?.dispose() }
         }
         mailbox.close()

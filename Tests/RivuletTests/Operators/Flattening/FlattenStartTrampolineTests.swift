@@ -16,6 +16,14 @@ import Testing
         var deepest = 0
     }
 
+    @Test func theResourcesSlotIsTheirFirstStoredProperty() {
+        let mailbox = Mailbox<Int> { _ in }
+        let resources = FlattenResources(mailbox, outerEndsFirst: false)
+        expectSameMemory(resources, \.slotStorage, resources.slot)
+        resources.dispose()
+        #expect(resources.slotStorage.value == FlattenResources<Int>.closedSlot)
+    }
+
     @Test(
         "an inner stream that sends the next outer value from its start: the next start waits for it",
         arguments: [FlattenStrategy.concat, .latest, .merge])
