@@ -68,9 +68,15 @@ func expectSameMemory<Object: AnyObject>(
         withExtendedLifetime(observer) {}
     }
 
-    @Test func aTrampolinesCountIsItsFirstStoredProperty() {
+    @Test func aTrampolinesAtomicsAreItsFirstStoredProperty() {
         let trampoline = FlattenStartTrampoline()
-        expectSameMemory(trampoline, \.countStorage, trampoline.count)
+        #expect(MemoryLayout<FlattenTrampolineAtomics>.offset(of: \.count) == 0)
+        #expect(MemoryLayout<FlattenTrampolineAtomics>.offset(of: \.slot) == FlattenTrampolineAtomics.slotOffset)
+        #expect(
+            MemoryLayout<FlattenTrampolineAtomics>.offset(of: \.slowRunners) == FlattenTrampolineAtomics.slowRunnersOffset)
+        expectSameMemory(trampoline, \.atomicsStorage.count, trampoline.count)
+        expectSameMemory(trampoline, \.atomicsStorage.slot, trampoline.slot)
+        expectSameMemory(trampoline, \.atomicsStorage.slowRunners, trampoline.slowRunners)
     }
 
     @Test func anOnEventsStagesFlagIsItsFirstStoredProperty() {

@@ -69,10 +69,10 @@ struct FlattenInnerMap<Value> {
 /// A list of inner stream IDs whose first one is stored inline: handing over one ID (what
 /// `.latest` cancels on each new inner stream) allocates nothing.
 ///
-/// Not an `InlineFirstArray<FlattenInnerID>`: every transition's `Actions` holds one, and code
-/// specialised in a client module destroys a bound generic struct through its type metadata (a
-/// metadata cache look-up, then the generic value witness), where this plain struct's value
-/// witness is called directly (Docs/Performance.md has the measurement).
+/// Not an `InlineFirstArray<FlattenInnerID>`: the state machine keeps one (the IDs its last
+/// actions cancel), and code specialised in a client module destroys a bound generic struct
+/// through its type metadata (a metadata cache look-up, then the generic value witness), where
+/// this plain struct's value witness is called directly (Docs/Performance.md has the measurement).
 @usableFromInline
 struct FlattenInnerIDList: Sequence, Equatable {
     @usableFromInline var first: FlattenInnerID?

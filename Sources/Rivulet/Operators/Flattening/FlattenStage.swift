@@ -30,9 +30,10 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     @usableFromInline let downstream: EventSink<Value, Error>
     @usableFromInline let makeInner: (Outer) -> Inner
-    // Both set once, in `make`, before any input can arrive.
-    @usableFromInline var mailbox: Mailbox<Input>?
-    @usableFromInline var resources: FlattenResources<Input>?
+    // Both set once, in `make`, before any input can arrive, and only read afterwards: no access
+    // can overlap a write, so the runtime's exclusivity checks (two calls per access) are off.
+    @exclusivity(unchecked) @usableFromInline var mailbox: Mailbox<Input>?
+    @exclusivity(unchecked) @usableFromInline var resources: FlattenResources<Input>?
     @usableFromInline let startTrampoline: FlattenStartTrampoline
 
     @inlinable
@@ -117,7 +118,8 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
             // After the flattened stream's end, or after the outer stream's own terminal event (E1).
             return
         case let .outer(.value(outer)):
-            perform(machine.outerValue(makeInner(outer)))
+            let inner = makeInner(outer)
+            perform(machine.outerValue(inner), outerValuesInner: inner)
         case .outer(.completed):
             perform(machine.outerCompleted())
         case let .outer(.failed(error)):
@@ -142,11 +144,16 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     }
 
     /// Carries out what the state machine decided, once it has returned (the machine holds no
-    /// closure and calls none: every start, disposal and send happens here).
-    @inlinable func perform(_ actions: Machine.Actions, value: Value? = nil) {
-        actions.cancel.forEach { release($0) }
+    /// closure and calls none: every start, disposal and send happens here). An inner stream to
+    /// start is the outer value's (`outerValuesInner`) or one that waited in the machine.
+    @inlinable func perform(_ actions: FlattenActions, value: Value? = nil, outerValuesInner: Inner? = nil) {
+        if actions.cancels { machine.takeCancelled().forEach { release($0) } }
         if actions.forwardValue, let value { downstream(.value(value)) }
-        if let (id, inner) = actions.start { start(inner, id: id) }
+        if let id = actions.start,
+            let inner = actions.startsWaitingInner ? machine.takeStartingInner() : outerValuesInner
+        {
+            start(inner, id: id)
+        }
         if actions.complete { finish(.completed) }
         if actions.interrupt { finish(.interrupted) }
     }
@@ -155,12 +162,12 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     /// the mailbox (see `FlattenStartTrampoline`).
     @inlinable func start(_ inner: Inner, id: FlattenInnerID) {
         guard let mailbox, let resources else { return }
-        // A producer start's resources, so that the inner producer runs as any start does.
-        let innerResources = CompositeDisposable(leadingWithInterruption: ())
-        guard resources.attach(id, innerResources) else { return }
+        // One object is the start's resources, the start the trampoline keeps and the context
+        // of the inner producer's sink.
         let innerStart = FlattenInnerStart(
             inner, id: id, mailbox: mailbox, resources: resources, startTrampoline: startTrampoline,
-            innerResources: innerResources, startsInner: { $0.startInner() })
+            startsInner: { $0.startInner() })
+        guard resources.attach(id, innerStart) else { return }
         startTrampoline.add(innerStart)
     }
 
@@ -179,19 +186,22 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
 }
 
 /// One inner stream of a flattening, from the decision to start it to the end of its start: one
-/// object is both the start the trampoline keeps and the context of the sink the inner producer
-/// sends into (a closure that captures one object and nothing else has it as its context).
+/// object is the start's resources (the composite its lifetime ends), the start the trampoline
+/// keeps, and the context of the sink the inner producer sends into (a closure that captures one
+/// object and nothing else has it as its context). One allocation where there were two.
 @usableFromInline
-final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferredStart {
+final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenInnerResources, FlattenDeferredStart,
+    @unchecked Sendable
+{
+    // @unchecked Sendable: restated from `CompositeDisposable`, which protects its own state; the
+    // stored properties here are immutable, and the inner producer is started once, by the thread
+    // that decided it (`FlattenStartTrampoline`).
     @usableFromInline typealias Input = FlattenInput<Outer, Value, Error>
 
     @usableFromInline let inner: SignalProducer<Value, Error>
-    @usableFromInline let id: FlattenInnerID
     @usableFromInline let mailbox: Mailbox<Input>
     @usableFromInline let resources: FlattenResources<Input>
     @usableFromInline let startTrampoline: FlattenStartTrampoline
-    @usableFromInline let innerResources: CompositeDisposable
-    @usableFromInline let lifetime: Lifetime
     /// `startInner`, as the specialised code that made this object compiled it: `run` is reached
     /// through the trampoline's existential, where only unspecialised generic code could run,
     /// looking up type metadata for every event of the inner stream. A closure that captures
@@ -202,16 +212,14 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferred
     init(
         _ inner: SignalProducer<Value, Error>, id: FlattenInnerID, mailbox: Mailbox<Input>,
         resources: FlattenResources<Input>, startTrampoline: FlattenStartTrampoline,
-        innerResources: CompositeDisposable, startsInner: @escaping (FlattenInnerStart) -> Void
+        startsInner: @escaping (FlattenInnerStart) -> Void
     ) {
         self.inner = inner
-        self.id = id
         self.mailbox = mailbox
         self.resources = resources
         self.startTrampoline = startTrampoline
-        self.innerResources = innerResources
         self.startsInner = startsInner
-        lifetime = Lifetime(innerResources)
+        super.init(id)
     }
 
     @usableFromInline
@@ -220,23 +228,42 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferred
     }
 
     /// Starts the inner producer, unless the flattened stream has ended or replaced this inner
-    /// stream meanwhile.
+    /// stream meanwhile. The lifetime is made only now (it holds this object, which cannot hold
+    /// it back), and the producer keeps it for as long as it needs it.
     @inlinable
     func startInner() {
-        guard !lifetime.hasEnded else { return }
-        inner.startInstance({ event in self.receive(event) }, lifetime)
+        guard !isDisposed else { return }
+        inner.startInstance({ event in self.receive(event) }, Lifetime(self))
     }
 
     @inlinable
     func receive(_ event: Signal<Value, Error>.Event) {
-        let isTerminating = event.isTerminating
+        guard event.isTerminating else {
+            mailbox.send(.inner(id, event))
+            startTrampoline.runAll()
+            return
+        }
         // As in ReactiveSwift, the start ends after the flattening has handled its terminal
         // event, including forwarding it downstream or starting the next inner stream: if that
         // ends the flattened stream, this start is not among those it ends.
-        if isTerminating { resources.detach(id) }
+        resources.detach(self)
         mailbox.send(.inner(id, event))
         startTrampoline.runAll()
-        if isTerminating { innerResources.dispose() }
+        dispose()
+    }
+}
+
+/// The resources of one inner stream's start, with its ID (see `FlattenInnerStart`).
+@usableFromInline
+class FlattenInnerResources: CompositeDisposable, @unchecked Sendable {
+    // @unchecked Sendable: restated from `CompositeDisposable`, which protects its own state;
+    // `id` is immutable.
+    @usableFromInline let id: FlattenInnerID
+
+    @inlinable
+    init(_ id: FlattenInnerID) {
+        self.id = id
+        super.init(leadingWithInterruption: ())
     }
 }
 
@@ -249,27 +276,43 @@ final class FlattenInnerStart<Outer, Value, Error: Swift.Error>: FlattenDeferred
 /// `.throttle` the inner ones first, then the outer one. A start that is delivering its own
 /// terminal event has left already and ends when it is done.
 ///
-/// A start joins and leaves under a lock, so that the flattened stream's end, on any thread,
-/// ends every start still running at once (P4). The inner starts are kept by ID in a
-/// `FlattenInnerMap`, whose first entry is inline: one inner stream at a time allocates nothing.
+/// A start joins and leaves atomically, so that the flattened stream's end, on any thread, ends
+/// every start still running at once (P4). One inner start is kept in a *slot*, an atomic word
+/// holding it (retained) or 0, or `closedSlot` once the resources are disposed of: it joins with
+/// one compare-and-swap and leaves with another, and the disposal takes it with an exchange, so
+/// the common case of one inner stream at a time takes no lock. Further inner starts (while the
+/// slot is taken) join a `FlattenInnerMap` under the lock, and the outer start is kept there too.
 @usableFromInline
 final class FlattenResources<Input>: Disposable, @unchecked Sendable {
     // @unchecked Sendable: the mutable state is in `state` (a `Locked`) and holds only
-    // disposables, which are `Sendable`; `mailbox` and `outerEndsFirst` are immutable, and a
-    // `Mailbox` is `Sendable`.
+    // disposables, which are `Sendable`; `slotStorage` is never accessed after `init` but through
+    // `slot`'s atomic operations; `slotID` is read and written only by the mailbox's turn owner;
+    // `mailbox` and `outerEndsFirst` are immutable, and a `Mailbox` is `Sendable`.
     @usableFromInline
     struct State {
         @usableFromInline var outer: CompositeDisposable?
-        @usableFromInline var inners = FlattenInnerMap<CompositeDisposable>()
+        @usableFromInline var inners = FlattenInnerMap<FlattenInnerResources>()
         @usableFromInline var isDisposed = false
 
         @inlinable
         init() {}
     }
 
+    /// The memory of `slot`: the first stored property, never read or written directly after
+    /// `init` (see AtomicWord.swift).
+    @usableFromInline var slotStorage = AtomicWord.storage(0)
+    /// The ID of the inner start last put in the slot. Only the flattening's turn owner (which
+    /// attaches, and releases by ID) touches it; the slot then holds that start or no longer any.
+    @exclusivity(unchecked) @usableFromInline var slotID: FlattenInnerID?
     @usableFromInline let state = Locked(State())
     @usableFromInline let mailbox: Mailbox<Input>
     @usableFromInline let outerEndsFirst: Bool
+
+    /// `slot` once the resources are disposed of.
+    @inlinable static var closedSlot: UInt { 1 }
+
+    @inlinable
+    var slot: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
 
     @inlinable
     init(_ mailbox: Mailbox<Input>, outerEndsFirst: Bool) {
@@ -303,28 +346,66 @@ final class FlattenResources<Input>: Disposable, @unchecked Sendable {
         _ = outer
     }
 
-    /// Adds inner start `id`; returns `false` (and ends it) if the flattening is over.
+    /// Adds inner start `id`; returns `false` (and ends it) if the flattening is over. Only the
+    /// flattening's turn owner calls it.
     @inlinable
-    func attach(_ id: FlattenInnerID, _ inner: CompositeDisposable) -> Bool {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.isDisposed else { return false }
-            state.inners.append(id, inner)
+    func attach(_ id: FlattenInnerID, _ inner: FlattenInnerResources) -> Bool {
+        let retained = Unmanaged.passRetained(inner)
+        let (exchanged, original) = slot.compareExchangeAcquiringAndReleasing(
+            expected: 0, desired: UInt(bitPattern: retained.toOpaque()))
+        if exchanged {
+            slotID = id
             return true
         }
+        retained.release()
+        let accepted =
+            original != Self.closedSlot
+            && state.withLock { state -> Bool in
+                guard !state.isDisposed else { return false }
+                state.inners.append(id, inner)
+                return true
+            }
         if !accepted { inner.dispose() }
         return accepted
     }
 
-    /// Takes inner start `id` out and returns it, or `nil` if it has already left.
+    /// Takes inner start `inner` out, as it delivers its own terminal event: it ends on its own.
     @inlinable
-    @discardableResult
-    func detach(_ id: FlattenInnerID) -> CompositeDisposable? {
-        state.withLock { $0.inners.remove(id) }
+    func detach(_ inner: FlattenInnerResources) {
+        let bits = UInt(bitPattern: Unmanaged.passUnretained(inner).toOpaque())
+        if slot.compareExchangeAcquiringAndReleasing(expected: bits, desired: 0).exchanged {
+            // The slot's reference; the caller holds another.
+            Unmanaged<FlattenInnerResources>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+            return
+        }
+        let removed = state.withLock { $0.inners.remove(inner.id) }
+        _ = removed
+    }
+
+    /// Takes inner start `id` out and returns it, or `nil` if it has already left. Only the
+    /// flattening's turn owner calls it.
+    @inlinable
+    func detach(_ id: FlattenInnerID) -> FlattenInnerResources? {
+        if slotID == id {
+            slotID = nil
+            // The slot holds this start, unless it has left on its own or the resources are
+            // disposed of: no other start can have joined since (only the turn owner attaches).
+            let bits = slot.loadAcquiring()
+            if bits != 0, bits != Self.closedSlot,
+                slot.compareExchangeAcquiringAndReleasing(expected: bits, desired: 0).exchanged
+            {
+                return Unmanaged<FlattenInnerResources>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+                    .takeRetainedValue()
+            }
+            return nil
+        }
+        return state.withLock { $0.inners.remove(id) }
     }
 
     @usableFromInline
     func dispose() {
-        let taken = state.withLock { state -> (outer: CompositeDisposable?, inners: FlattenInnerMap<CompositeDisposable>)? in
+        let taken = state.withLock {
+            state -> (outer: CompositeDisposable?, inners: FlattenInnerMap<FlattenInnerResources>)? in
             guard !state.isDisposed else { return nil }
             state.isDisposed = true
             defer {
@@ -334,8 +415,23 @@ final class FlattenResources<Input>: Disposable, @unchecked Sendable {
             return (state.outer, state.inners)
         }
         if let taken {
+            // After `isDisposed`: a start that found the slot taken and joins the map later sees it.
+            let bits = slot.exchangeAcquiringAndReleasing(Self.closedSlot)
+            let slotted =
+                bits > Self.closedSlot
+                ? Unmanaged<FlattenInnerResources>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+                : nil
             if outerEndsFirst { taken.outer?.dispose() }
-            taken.inners.forEachValue { $0.dispose() }
+            // In the order the inner starts began: the slot's among the map's, by ID.
+            var slottedIsPending = slotted != nil
+            taken.inners.forEachValue { inner in
+                if slottedIsPending, let slotted, slotted.id < inner.id {
+                    slottedIsPending = false
+                    slotted.dispose()
+                }
+                inner.dispose()
+            }
+            if slottedIsPending { slotted?.dispose() }
             if !outerEndsFirst { taken.outer?.dispose() }
         }
         mailbox.close()

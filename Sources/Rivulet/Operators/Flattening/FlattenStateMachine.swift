@@ -2,6 +2,37 @@
 @usableFromInline
 typealias FlattenInnerID = UInt64
 
+/// What a flattening must do after an input, in this order: dispose of the inner streams the
+/// machine cancelled (`cancels`, taken with `takeCancelled()`), forward the
+/// value (for an inner value), start inner stream `start`, then complete if `complete` or
+/// interrupt if `interrupt`.
+///
+/// Not nested in the generic `FlattenStateMachine`, and holding no inner stream and no list: every
+/// input makes one, and code specialised in a client module destroys a bound generic struct
+/// through its type metadata (a metadata look-up and a value-witness call per input), where this
+/// plain struct of flags and an ID is copied and dropped for free. The inner stream to start is the outer value's, or the one
+/// that waited (`startsWaitingInner`, which the caller takes with `takeStartingInner()`).
+@usableFromInline
+struct FlattenActions {
+    /// Whether inner streams are to be disposed of (replaced by `.latest`, or losers of a
+    /// `.race`): the caller takes their IDs with `takeCancelled()`.
+    @usableFromInline var cancels = false
+    /// Whether the inner value that was the input is forwarded.
+    @usableFromInline var forwardValue = false
+    /// The ID of an inner stream to start: the outer value's inner stream, or the one that waited.
+    @usableFromInline var start: FlattenInnerID?
+    /// Whether the inner stream to start is one that waited for a free slot.
+    @usableFromInline var startsWaitingInner = false
+    /// Whether the flattened stream completes now.
+    @usableFromInline var complete = false
+    /// Whether the flattened stream is interrupted now (the inner stream that `.race` or
+    /// `.throttle` forwards was interrupted).
+    @usableFromInline var interrupt = false
+
+    @inlinable
+    init() {}
+}
+
 /// The decisions of `flatten(_:)`, free of threads, closures and disposables.
 ///
 /// The flattening's mailbox feeds it one input at a time (outer value, inner value, inner end, …);
@@ -11,26 +42,7 @@ typealias FlattenInnerID = UInt64
 /// recognised as stale and dropped.
 @usableFromInline
 struct FlattenStateMachine<Inner> {
-    /// What the caller must do after an input, in this order: dispose of `cancel`, forward the
-    /// value (for an inner value), start `start`, then complete if `complete` or interrupt if
-    /// `interrupt`.
-    @usableFromInline
-    struct Actions {
-        /// Inner streams to dispose of (replaced by `.latest`, or losers of a `.race`).
-        @usableFromInline var cancel = FlattenInnerIDList()
-        /// Whether the inner value that was the input is forwarded.
-        @usableFromInline var forwardValue = false
-        /// An inner stream to start, with the ID its events must carry.
-        @usableFromInline var start: (id: FlattenInnerID, inner: Inner)?
-        /// Whether the flattened stream completes now.
-        @usableFromInline var complete = false
-        /// Whether the flattened stream is interrupted now (the inner stream that `.race` or
-        /// `.throttle` forwards was interrupted).
-        @usableFromInline var interrupt = false
-
-        @inlinable
-        init() {}
-    }
+    @usableFromInline typealias Actions = FlattenActions
 
     @usableFromInline
     let kind: FlattenStrategy.Kind
@@ -39,6 +51,10 @@ struct FlattenStateMachine<Inner> {
     @usableFromInline var running = FlattenInnerMap<Void>()
     /// Inner streams waiting for a free slot (`.concurrent` only), oldest first.
     @usableFromInline var waiting = FIFOQueue<Inner>()
+    /// The waiting inner stream that the last actions start (`startsWaitingInner`).
+    @usableFromInline var startingInner: Inner?
+    /// The inner streams that the last actions dispose of (`cancels`).
+    @usableFromInline var cancelled = FlattenInnerIDList()
     @usableFromInline var waitingCount = 0
     /// The inner stream that won the race (`.race` only).
     @usableFromInline var winner: FlattenInnerID?
@@ -67,19 +83,18 @@ struct FlattenStateMachine<Inner> {
         switch kind {
         case let .concurrent(limit):
             if UInt(running.count) < limit {
-                actions.start = startInner(inner)
+                actions.start = startInner()
             } else {
                 waiting.append(inner)
                 waitingCount += 1
             }
         case .latest:
-            actions.cancel = running.ids
-            running.removeAll()
-            actions.start = startInner(inner)
+            cancelRunning(&actions)
+            actions.start = startInner()
         case .race:
-            if winner == nil { actions.start = startInner(inner) }
+            if winner == nil { actions.start = startInner() }
         case .throttle:
-            if running.isEmpty { actions.start = startInner(inner) }
+            if running.isEmpty { actions.start = startInner() }
         }
         return actions
     }
@@ -111,7 +126,7 @@ struct FlattenStateMachine<Inner> {
 
     /// Whether a value of inner stream `id` is forwarded with nothing else to do: the stream is
     /// running and no race is undecided. Saves building (and destroying) `Actions` per value.
-    @inlinable
+    @inlinable @inline(__always)
     func forwardsValueAtOnce(from id: FlattenInnerID) -> Bool {
         guard !hasTerminated, running.contains(id) else { return false }
         if case .race = kind, winner == nil { return false }
@@ -171,18 +186,37 @@ struct FlattenStateMachine<Inner> {
 
     // MARK: Helpers
 
-    @inlinable mutating func startInner(_ inner: Inner) -> (id: FlattenInnerID, inner: Inner) {
+    @inlinable mutating func startInner() -> FlattenInnerID {
         let id = nextID
         nextID += 1
         running.append(id, ())
-        return (id, inner)
+        return id
+    }
+
+    /// Stops forwarding every running inner stream, which the caller disposes of.
+    @inlinable mutating func cancelRunning(_ actions: inout Actions) {
+        guard !running.isEmpty else { return }
+        cancelled = running.ids
+        actions.cancels = true
+        running.removeAll()
+    }
+
+    /// Takes the inner streams that the last actions dispose of (`cancels`).
+    @inlinable mutating func takeCancelled() -> FlattenInnerIDList {
+        defer { cancelled = FlattenInnerIDList() }
+        return cancelled
+    }
+
+    /// Takes the waiting inner stream that the last actions start (`startsWaitingInner`).
+    @inlinable mutating func takeStartingInner() -> Inner? {
+        defer { startingInner = nil }
+        return startingInner
     }
 
     @inlinable mutating func declareWinner(_ id: FlattenInnerID, _ actions: inout Actions) {
         winner = id
         running.remove(id)
-        actions.cancel = running.ids
-        running.removeAll()
+        cancelRunning(&actions)
         running.append(id, ())
     }
 
@@ -190,7 +224,9 @@ struct FlattenStateMachine<Inner> {
         running.remove(id)
         if case let .concurrent(limit) = kind, UInt(running.count) < limit, let next = waiting.popFirst() {
             waitingCount -= 1
-            actions.start = startInner(next)
+            startingInner = next
+            actions.startsWaitingInner = true
+            actions.start = startInner()
         }
         completeIfDone(&actions)
     }

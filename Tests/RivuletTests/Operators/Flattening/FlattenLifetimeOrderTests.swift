@@ -106,6 +106,30 @@ import Testing
                 + ["> inner sends 3", "obs value 3", "> dispose", "obs interrupted"] + afterInterruption)
     }
 
+    /// The flattening keeps one inner start in a lock-free slot and the others in a list: when the
+    /// slot's start is newer than a listed one, disposal still ends them in the order they began.
+    @Test func disposalEndsInnerStartsInTheirOrderWhereverTheyAreKept() {
+        let trace = LifetimeTrace()
+        let outer = TracedSource("outer", trace)
+        let sources = [TracedSource("a", trace), TracedSource("b", trace), TracedSource("c", trace)]
+        let disposable = outer.producer.flatMap(.merge) { sources[$0].producer }.start(trace.observer)
+        outer.send(0) // a: the slot
+        outer.send(1) // b: the list, the slot being taken
+        sources[0].complete() // a leaves the slot
+        outer.send(2) // c: the slot again, newer than b
+        trace.step("dispose")
+        disposable.dispose()
+        #expect(
+            trace.lines == [
+                "start outer#1",
+                "> outer sends 0", "start a#1",
+                "> outer sends 1", "start b#1",
+                "> a completes", "end a#1",
+                "> outer sends 2", "start c#1",
+                "> dispose", "obs interrupted", "end outer#1", "end b#1", "end c#1",
+            ])
+    }
+
     /// ReactiveSwift takes the winner out of its relay disposable before disposing of the relay,
     /// so disposing of the flattened stream never ends the winner's start (a leak: the harness's
     /// check shows it ending only when its pipe is released). Rivulet ends it, as any running
