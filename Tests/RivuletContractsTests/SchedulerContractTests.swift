@@ -136,7 +136,7 @@ extension SchedulerContractTests {
         func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
             // Bounded, so that the deadlock the kit provokes ends (dropping the action) and frees
             // the queue's thread some time after the test.
-            guard lock.wait(timeout: .now() + 10) == .success else { return nil }
+            guard lock.wait(timeout: .now() + 300) == .success else { return nil }
             let disposable = AnyDisposable()
             pending.append((disposable, action))
             lock.signal()

@@ -100,7 +100,7 @@ import RivuletChannels
         let log = ChannelLog<Int>()
         // Kept so that releasing it does not end the target (A7).
         let lastFresh = Shared<ChannelInput<Int>?>(nil)
-        let finished = withWatchdog(seconds: 30, "stale value") {
+        let finished = withWatchdog(seconds: 300, "stale value") {
             let output = target.subscribe { result in
                 log.append(result)
                 guard case .success(0) = result, let fresh = firstJunction.disconnect() else { return }

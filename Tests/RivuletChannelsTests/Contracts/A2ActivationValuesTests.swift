@@ -25,7 +25,7 @@ import RivuletChannels
         for value in 1...3 { input.send(value: value) }
         let log = ChannelLog<Int>()
         let sendResult = Shared<ChannelSendError??>(.none)
-        let finished = withWatchdog(seconds: 30, "send from another thread during activation") {
+        let finished = withWatchdog(seconds: 300, "send from another thread during activation") {
             let output = multi.subscribe { result in
                 log.append(result)
                 guard case .success(1) = result else { return }

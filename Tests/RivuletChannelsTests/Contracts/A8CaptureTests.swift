@@ -140,7 +140,7 @@ import RivuletChannels
     func heldFromOtherThreads() {
         let (input, multi) = Channel<Int>.create { $0.multicast() }
         let capture = multi.capture()
-        let finished = withWatchdog(seconds: 60, "sending into a capture") {
+        let finished = withWatchdog(seconds: 300, "sending into a capture") {
             runConcurrently(4) { thread in
                 for index in 0..<250 { input.send(value: thread * 1_000 + index) }
             }

@@ -72,7 +72,7 @@ import RivuletChannels
         let (input, channel) = Channel<Int>.create()
         let depth = Shared((current: 0, deepest: 0))
         let log = ChannelLog<Int>()
-        let finished = withWatchdog(seconds: 30, "loopback") {
+        let finished = withWatchdog(seconds: 300, "loopback") {
             let output = channel.subscribe { result in
                 depth.withLock {
                     $0.current += 1
@@ -100,7 +100,7 @@ import RivuletChannels
         let a = ChannelLog<Int>()
         let b = ChannelLog<Int>()
         let depth = Shared((current: 0, deepest: 0))
-        let finished = withWatchdog(seconds: 30, "loopback through a multi") {
+        let finished = withWatchdog(seconds: 300, "loopback through a multi") {
             let outputA = multi.subscribeValues { value in
                 depth.withLock {
                     $0.current += 1

@@ -29,7 +29,7 @@ import RivuletChannels
         let output = channel.subscribe(context: .global, log.handler)
         input.send(value: 1)
         input.complete()
-        await eventually(seconds: 5) { log.all.count == 2 }
+        await eventually(seconds: 300) { log.all.count == 2 }
         #expect(log.all == ["1", "complete"])
 
         withExtendedLifetime(output) {}
@@ -59,7 +59,7 @@ import RivuletChannels
         let (input, channel) = Channel<Int>.create()
         let values = Shared<[Int]>([])
         let output = channel.subscribeValues(context: Exec(scheduler)) { value in values.withLock { $0.append(value) } }
-        let finished = withWatchdog(seconds: 60, "senders") {
+        let finished = withWatchdog(seconds: 300, "senders") {
             runConcurrently(4) { thread in
                 for index in 0..<200 { input.send(value: thread * 1_000 + index) }
             }

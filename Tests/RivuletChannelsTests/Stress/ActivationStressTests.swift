@@ -31,7 +31,7 @@ import RivuletChannels
             let capture = channel.capture()
             let values = Shared<[Int]>([])
             let outputs = Shared<[ChannelOutput<Int>]>([])
-            let finished = withWatchdog(seconds: 60, "round \(round)") {
+            let finished = withWatchdog(seconds: 300, "round \(round)") {
                 runConcurrently(2) { thread in
                     if thread == 0 {
                         for value in 0..<500 { input.send(value: value) }

@@ -77,7 +77,7 @@ import RivuletChannels
             }
             slot.value = output
             let other = multi.subscribe { _ in }
-            let finished = withWatchdog(seconds: 60, "round \(round)") {
+            let finished = withWatchdog(seconds: 300, "round \(round)") {
                 runConcurrently(3) { thread in
                     for index in 0..<100 { input.send(value: thread == 0 ? index : 1_000 + index) }
                 }

@@ -45,7 +45,7 @@ final class OverlapDetector: Sendable {
 /// never asserts anything about timing.
 @discardableResult
 func withWatchdog(
-    seconds: Double = 60,
+    seconds: Double = 300,
     _ what: String = "test body",
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () -> Void
@@ -93,7 +93,7 @@ func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 /// the condition held.
 @discardableResult
 func waitUntil(
-    seconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+    seconds: Double = 300, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
@@ -143,7 +143,7 @@ final class Slot<Value>: @unchecked Sendable {
 /// (Linux's pool does not grow for blocked threads). The deadline is a hang guard only.
 @discardableResult
 func eventually(
-    seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+    seconds: Double = 300, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {

@@ -354,7 +354,7 @@ struct CompositeDisposableTests {
     func reentrantDisposeFromMember() {
         let log = DisposalLog()
         let composite = CompositeDisposable()
-        let finished = withWatchdog(seconds: 10, "re-entrant CompositeDisposable.dispose") {
+        let finished = withWatchdog(seconds: 300, "re-entrant CompositeDisposable.dispose") {
             composite.add(DisposalProbe(1, log: log))
             composite.add { [composite] in
                 log.append(2)
@@ -378,7 +378,7 @@ struct CompositeDisposableTests {
         let outcome = Locked(Outcome())
         let log = DisposalLog()
         let composite = CompositeDisposable()
-        let finished = withWatchdog(seconds: 10, "add from inside CompositeDisposable.dispose") {
+        let finished = withWatchdog(seconds: 300, "add from inside CompositeDisposable.dispose") {
             composite.add { [composite] in
                 log.append(1)
                 let disposedInside = composite.isDisposed
@@ -404,7 +404,7 @@ struct CompositeDisposableTests {
     func membersReleasedOutsideLock() {
         let deinits = Counter()
         let composite = CompositeDisposable()
-        let finished = withWatchdog(seconds: 10, "member deinit touching the composite") {
+        let finished = withWatchdog(seconds: 300, "member deinit touching the composite") {
             // Removal through the handle.
             var handle: Disposable?
             do {

@@ -181,7 +181,7 @@ struct AnyDisposableTests {
         let outcome = Locked(Outcome())
         let slot = Locked<AnyDisposable?>(nil)
 
-        let finished = withWatchdog(seconds: 10, "re-entrant AnyDisposable.dispose") {
+        let finished = withWatchdog(seconds: 300, "re-entrant AnyDisposable.dispose") {
             let disposable = AnyDisposable {
                 let me = slot.withLock { $0 }
                 let seen = me?.isDisposed

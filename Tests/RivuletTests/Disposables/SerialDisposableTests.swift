@@ -154,7 +154,7 @@ struct SerialDisposableTests {
         let third = DisposalProbe(3)
         let second = DisposalProbe(2)
         let firstRuns = Counter()
-        let finished = withWatchdog(seconds: 10, "assignment from inside a replaced inner") {
+        let finished = withWatchdog(seconds: 300, "assignment from inside a replaced inner") {
             serial.inner = AnyDisposable { [serial] in
                 firstRuns.increment()
                 serial.inner = third
@@ -175,7 +175,7 @@ struct SerialDisposableTests {
         let serial = SerialDisposable()
         let late = DisposalProbe()
         let runs = Counter()
-        let finished = withWatchdog(seconds: 10, "assignment from inside SerialDisposable.dispose") {
+        let finished = withWatchdog(seconds: 300, "assignment from inside SerialDisposable.dispose") {
             serial.inner = AnyDisposable { [serial] in
                 runs.increment()
                 serial.inner = late
@@ -195,7 +195,7 @@ struct SerialDisposableTests {
     func innersReleasedOutsideLock() {
         let deinits = Counter()
         let serial = SerialDisposable()
-        let finished = withWatchdog(seconds: 10, "inner deinit touching the serial disposable") {
+        let finished = withWatchdog(seconds: 300, "inner deinit touching the serial disposable") {
             do {
                 serial.inner = DeinitHookDisposable { [serial] in
                     _ = serial.inner

@@ -50,7 +50,7 @@ import Testing
             }
             if event.isTerminating { finished.signal() }
         }
-        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(finished.wait(timeout: .now() + 300) == .success)
         #expect(recorded.withLock { $0 } == ["failed true"])
     }
 

@@ -296,7 +296,7 @@ struct LifetimeTests {
     func reentrantObserveEnded() {
         let log = DisposalLog()
         let nestedHandleWasNil = Locked<Bool?>(nil)
-        let finished = withWatchdog(seconds: 10, "observeEnded from inside an observation") {
+        let finished = withWatchdog(seconds: 300, "observeEnded from inside an observation") {
             let (lifetime, token) = Lifetime.make()
             lifetime.observeEnded {
                 log.append(1)
@@ -318,7 +318,7 @@ struct LifetimeTests {
         let runs = Counter()
         let endedAfterward = Locked<Bool?>(nil)
         let probe = DisposalProbe()
-        let finished = withWatchdog(seconds: 10, "token.dispose from inside an observation") {
+        let finished = withWatchdog(seconds: 300, "token.dispose from inside an observation") {
             let (lifetime, token) = Lifetime.make()
             lifetime.observeEnded {
                 runs.increment()

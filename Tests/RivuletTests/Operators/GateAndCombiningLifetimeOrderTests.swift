@@ -406,7 +406,7 @@ private final class LifetimeTrace: @unchecked Sendable {
             finished.signal()
         }.start()
         delivering.wait()
-        let returned = withWatchdog(seconds: 10, "dispose during a delivery on another thread") {
+        let returned = withWatchdog(seconds: 300, "dispose during a delivery on another thread") {
             disposable.dispose()
         }
         disposed.signal()

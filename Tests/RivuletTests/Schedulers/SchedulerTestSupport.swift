@@ -18,7 +18,7 @@ final class ScheduledLog<Element: Sendable>: Sendable {
 /// Waits on `semaphore` for at most `seconds`; true if it was signalled in time.
 ///
 /// The generous timeouts only guard against a hang: no test measures how fast a scheduler is.
-func waitFor(_ semaphore: DispatchSemaphore, seconds: Double = 10) -> Bool {
+func waitFor(_ semaphore: DispatchSemaphore, seconds: Double = 300) -> Bool {
     semaphore.wait(timeout: .now() + seconds) == .success
 }
 
@@ -39,7 +39,7 @@ func eventually(isolation: isolated (any Actor)? = #isolation, _ condition: () -
 /// time; it is not a timing assertion. Unlike a task group, which waits for all its children, this
 /// returns even if `operation` never does.
 func awaitWithDeadline<T: Sendable>(
-    seconds: Double = 20,
+    seconds: Double = 300,
     _ what: String,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ operation: @escaping @Sendable () async -> T

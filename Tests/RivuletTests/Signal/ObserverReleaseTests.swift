@@ -38,7 +38,7 @@ import Testing
             let capture = SendsOnDeinit(input, deinitialized)
             later.withLock { $0 = signal.observeValues { _ in _ = capture } }
         }
-        let finished = withWatchdog(seconds: 10, "release of a detached observer") {
+        let finished = withWatchdog(seconds: 300, "release of a detached observer") {
             input.sendCompleted()
         }
         #expect(finished)

@@ -20,7 +20,7 @@ import Testing
             detector.leave()
         }
         for recorder in recorders { signal.observe(recorder.observer) }
-        let finished = withWatchdog(seconds: 60, "concurrent senders") {
+        let finished = withWatchdog(seconds: 300, "concurrent senders") {
             runConcurrently(8) { thread in
                 for index in 0..<1_000 { input.send(value: thread * 10_000 + index) }
             }
@@ -42,7 +42,7 @@ import Testing
         let stop = Locked(false)
         let anchor = EventRecorder<Int, TestError>()
         signal.observe(anchor.observer)
-        let finished = withWatchdog(seconds: 60, "observe/dispose churn") {
+        let finished = withWatchdog(seconds: 300, "observe/dispose churn") {
             runConcurrently(4) { thread in
                 if thread == 0 {
                     for value in 0..<20_000 { input.send(value: value) }

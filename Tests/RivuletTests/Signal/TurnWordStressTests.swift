@@ -15,7 +15,7 @@ import Testing
         let recorders = Locked<[EventRecorder<Int, TestError>]>([])
         let attachersDone = Locked(0)
         let sent = Locked(0)
-        let finished = withWatchdog(seconds: 60, "attach during sends") {
+        let finished = withWatchdog(seconds: 300, "attach during sends") {
             runConcurrently(3) { thread in
                 if thread == 0 {
                     // Sends until both attachers are done, so every attachment races sends.
@@ -74,7 +74,7 @@ import Testing
             }
             detector.leave()
         }
-        let finished = withWatchdog(seconds: 60, "re-entrant observer changes") {
+        let finished = withWatchdog(seconds: 300, "re-entrant observer changes") {
             runConcurrently(4) { thread in
                 for index in 0..<2_000 { input.send(value: thread * 10_000 + index) }
             }

@@ -81,7 +81,7 @@ final class OverlapDetector: Sendable {
 /// deadlock shows up as a failure rather than a hung test run.
 @discardableResult
 func withWatchdog(
-    seconds: Double = 20,
+    seconds: Double = 300,
     _ what: String = "test body",
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () -> Void

@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func blockingFormsDoNotDeadlockOnSynchronousProducers_O6() {
-        withWatchdog(seconds: 10, "synchronous producers") {
+        withWatchdog(seconds: 300, "synchronous producers") {
             let values = SignalProducer<Int, TestError>([1, 2, 3])
             precondition(values.first() == .success(1))
             precondition(values.last() == .success(3))
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func blockingFormsWaitForAnotherThread() {
-        withWatchdog(seconds: 10, "producers sending on another thread") {
+        withWatchdog(seconds: 300, "producers sending on another thread") {
             let script: Script = [.value(1), .value(2), .completed]
             precondition(asyncProducer(script).first() == .success(1))
             precondition(asyncProducer(script).last() == .success(2))
@@ -126,7 +126,7 @@ private final class ReleaseProbe: @unchecked Sendable {
         // `last` replaces its value at each value: the old one may run user code (a deinit) as it
         // goes, which must not happen under the waiter's lock. Here that code reads the outcome,
         // which takes the lock: under it, this would deadlock.
-        let finished = withWatchdog(seconds: 5, "releasing a replaced value") {
+        let finished = withWatchdog(seconds: 300, "releasing a replaced value") {
             let box = Locked<OutcomeWaiter<ReleaseProbe, Never>?>(nil)
             let released = Counter()
             let waiter = OutcomeWaiter<ReleaseProbe, Never>(.last) {}

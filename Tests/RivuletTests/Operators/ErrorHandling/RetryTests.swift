@@ -66,7 +66,7 @@ import Testing
             recorder.record(event)
             if event.isTerminating { done.signal() }
         }
-        withWatchdog(seconds: 10) { done.wait() }
+        withWatchdog(seconds: 300) { done.wait() }
         #expect(recorder.events == [.value(1), .value(2), .value(3), .completed])
     }
 

@@ -157,7 +157,7 @@ import Testing
         let sink = GateStressSink<GatePair<Int, Int>, Never>()
         source.sample(with: sampler).map(GatePair.init).observe(sink.observer)
         input.send(value: -1)
-        let finished = withWatchdog(seconds: 20, "sample senders") {
+        let finished = withWatchdog(seconds: 300, "sample senders") {
             runConcurrently(8) { thread in
                 for index in 0..<1_000 {
                     let value = thread * 100_000 + index

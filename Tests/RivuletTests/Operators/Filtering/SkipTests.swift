@@ -225,7 +225,7 @@ import Testing
         let sink = GateStressSink<Int, Never>()
         source.skip(until: trigger).observe(sink.observer)
         input.send(value: -1)
-        let finished = withWatchdog(seconds: 20, "skip(until:) senders") {
+        let finished = withWatchdog(seconds: 300, "skip(until:) senders") {
             runConcurrently(8) { thread in
                 if thread == 0 { triggerInput.send(value: ()) }
                 for index in 0..<1_000 { input.send(value: thread * 100_000 + index) }

@@ -484,7 +484,7 @@ import Testing
             let (trigger, triggerInput) = Signal<(), Never>.pipe()
             let sink = GateStressSink<Int, Never>()
             source.take(until: trigger).observe(sink.observer)
-            let finished = withWatchdog(seconds: 20, "take(until:) senders") {
+            let finished = withWatchdog(seconds: 300, "take(until:) senders") {
                 runConcurrently(8) { thread in
                     for index in 0..<300 {
                         if thread == 7 {
@@ -509,7 +509,7 @@ import Testing
         let (replacement, replacementInput) = Signal<Int, Never>.pipe()
         let sink = GateStressSink<Int, Never>()
         source.take(untilReplacement: replacement).observe(sink.observer)
-        let finished = withWatchdog(seconds: 20, "take(untilReplacement:) senders") {
+        let finished = withWatchdog(seconds: 300, "take(untilReplacement:) senders") {
             runConcurrently(8) { thread in
                 for index in 0..<1_000 {
                     // Even threads feed the source, odd threads the replacement.
@@ -540,7 +540,7 @@ import Testing
             let (lifetime, token) = Lifetime.make()
             let sink = GateStressSink<Int, Never>()
             source.take(during: lifetime).observe(sink.observer)
-            let finished = withWatchdog(seconds: 20, "take(during:) senders") {
+            let finished = withWatchdog(seconds: 300, "take(during:) senders") {
                 runConcurrently(8) { thread in
                     for index in 0..<300 {
                         if thread == 7 {

@@ -132,7 +132,7 @@ private struct ConstantNine: SignalProducerConvertible {
         let sink = GateStressSink<GatePair<Int, Int>, Never>()
         source.withLatest(from: samplee).map(GatePair.init).observe(sink.observer)
         sampleeInput.send(value: -1)
-        let finished = withWatchdog(seconds: 20, "withLatest senders") {
+        let finished = withWatchdog(seconds: 300, "withLatest senders") {
             runConcurrently(8) { thread in
                 for index in 0..<1_000 {
                     let value = thread * 100_000 + index

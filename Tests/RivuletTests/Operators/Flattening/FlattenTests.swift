@@ -774,7 +774,7 @@ import Testing
         }
         for inner in inners { input.send(value: inner.output) }
         input.sendCompleted()
-        let finished = withWatchdog(seconds: 20, "merge senders") {
+        let finished = withWatchdog(seconds: 300, "merge senders") {
             runConcurrently(8) { thread in
                 for index in 0..<1_000 { inners[thread].input.send(value: thread * 10_000 + index) }
                 inners[thread].input.sendCompleted()
@@ -801,7 +801,7 @@ import Testing
         let generations = 100
         let pipes: [Pipe] = (0..<generations).map { _ in Signal<Int, TestError>.pipe() }
         let current = Locked(0)
-        let finished = withWatchdog(seconds: 20, "latest senders") {
+        let finished = withWatchdog(seconds: 300, "latest senders") {
             runConcurrently(8) { thread in
                 if thread == 0 {
                     for generation in 0..<generations {
@@ -867,7 +867,7 @@ import Testing
             recorder.record(event)
             detector.leave()
         }
-        let finished = withWatchdog(seconds: 20, "outer senders") {
+        let finished = withWatchdog(seconds: 300, "outer senders") {
             runConcurrently(8) { thread in
                 for index in 0..<300 {
                     input.send(value: SignalProducer([thread * 10_000 + index, thread * 10_000 + index]))

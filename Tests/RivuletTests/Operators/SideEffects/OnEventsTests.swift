@@ -172,7 +172,7 @@ private final class CallLog: Sendable {
                 log.add("value \(value)")
                 if value == 1 {
                     inside.signal()
-                    waited.withLock { $0 = proceed.wait(timeout: .now() + 5) }
+                    waited.withLock { $0 = proceed.wait(timeout: .now() + 300) }
                 }
             }
         ).start()
@@ -235,7 +235,7 @@ private final class CallLog: Sendable {
                     detector.enter(); values.increment(); log.add("value"); detector.leave()
                 }
             ).start()
-            let finished = withWatchdog(seconds: 20, "on(…) senders") {
+            let finished = withWatchdog(seconds: 300, "on(…) senders") {
                 runConcurrently(8) { thread in
                     for index in 0..<200 {
                         if thread == 7 {
@@ -281,7 +281,7 @@ private final class CallLog: Sendable {
                     detector.leave()
                 }
             )
-            let finished = withWatchdog(seconds: 20, "on(…) with a synchronous producer") {
+            let finished = withWatchdog(seconds: 300, "on(…) with a synchronous producer") {
                 runConcurrently(2) { thread in
                     if thread == 0 {
                         producer.startWithSignal { signal, interrupter in
@@ -289,7 +289,7 @@ private final class CallLog: Sendable {
                             disposable.withLock { $0 = interrupter }
                         }
                     } else {
-                        _ = started.wait(timeout: .now() + 5)
+                        _ = started.wait(timeout: .now() + 300)
                         disposable.withLock { $0 }?.dispose()
                     }
                 }

@@ -194,8 +194,8 @@ import Testing
         // Let the other thread reach the gate while the first is in the observer.
         Thread.sleep(forTimeInterval: 0.1)
         proceed.signal()
-        let firstFinished = waitFor(first, seconds: 5)
-        let otherFinished = waitFor(other, seconds: 5)
+        let firstFinished = waitFor(first, seconds: 300)
+        let otherFinished = waitFor(other, seconds: 300)
         #expect(firstFinished && otherFinished, "deadlock")
         guard firstFinished && otherFinished else { return }
         input.send(value: 2)

@@ -95,7 +95,7 @@ final class ImmediateDateScheduler: DateScheduler {
 /// recorded, with the threads it was delivered on; `nil` if it did not terminate in time.
 func recordUntilTerminated<Value, Error>(
     _ producer: SignalProducer<Value, Error>,
-    seconds: Double = 10
+    seconds: Double = 300
 ) -> EventRecorder<Value, Error>? {
     let recorder = EventRecorder<Value, Error>()
     let done = DispatchSemaphore(value: 0)

@@ -473,7 +473,7 @@ private final class Trace: Sendable {
                     detector.enter(); trace.add("disposed"); detector.leave()
                 }
             ).start()
-            let finished = withWatchdog(seconds: 20, "a failure racing disposal") {
+            let finished = withWatchdog(seconds: 300, "a failure racing disposal") {
                 runConcurrently(2) { thread in
                     if thread == 0 {
                         input.send(error: TestError(1))
@@ -504,7 +504,7 @@ private final class Trace: Sendable {
             let terminal = DispatchSemaphore(value: 0)
             let disposable = source.delay(0, on: scheduler)
                 .start { event in if event.isTerminating { terminal.signal() } }
-            let finished = withWatchdog(seconds: 20, "a completion racing disposal") {
+            let finished = withWatchdog(seconds: 300, "a completion racing disposal") {
                 runConcurrently(2) { thread in
                     if thread == 0 {
                         input.send(value: 1)
@@ -513,7 +513,7 @@ private final class Trace: Sendable {
                         disposable.dispose()
                     }
                 }
-                _ = terminal.wait(timeout: .now() + 10)
+                _ = terminal.wait(timeout: .now() + 300)
             }
             #expect(finished)
             #expect(upstreamEnds.value == 1)
