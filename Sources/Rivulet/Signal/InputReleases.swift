@@ -63,25 +63,45 @@ enum InputReleases {
         UnsafeRawPointer(storage).load(as: UInt.self)
     }
 
-    /// The closure registered for `key`, if any.
-    @inlinable
-    static func release(for key: UInt) -> Release? {
+    /// The atomic key of `slot`, its first stored property.
+    @inlinable @inline(__always)
+    static func key(of slot: UnsafeMutablePointer<Slot>) -> AtomicWord {
+        AtomicWord(UnsafeMutableRawPointer(slot).assumingMemoryBound(to: AtomicWordStorage.self))
+    }
+
+    /// The slot registered for `key`, if any: its home slot checked here, the others out of line.
+    @inlinable @inline(__always)
+    static func slot(for key: UInt) -> UnsafeMutablePointer<Slot>? {
+        let home = slots + home(of: key)
+        if Self.key(of: home).loadAcquiring() == key { return home }
+        return probe(for: key)
+    }
+
+    /// The slot registered for `key` past its home slot, if any.
+    @usableFromInline
+    static func probe(for key: UInt) -> UnsafeMutablePointer<Slot>? {
         let table = slots
         var index = home(of: key)
         for _ in 0..<capacity {
-            let found = AtomicWord(UnsafeMutableRawPointer(table + index).assumingMemoryBound(to: AtomicWordStorage.self))
-                .loadAcquiring()
-            if found == key { return table[index].release }
+            let found = Self.key(of: table + index).loadAcquiring()
+            if found == key { return table + index }
             if found == 0 { return nil }
             index = (index + 1) & (capacity - 1)
         }
         return nil
     }
 
-    /// Registers `release` for `key` unless a closure is already registered for it.
+    /// The closure registered for `key`, if any.
     @inlinable
+    static func release(for key: UInt) -> Release? {
+        slot(for: key)?.pointee.release
+    }
+
+    /// Registers `release` for `key` unless a closure is already registered for it: a look at
+    /// one slot once the pair of types has been seen.
+    @inlinable @inline(__always)
     static func register(_ release: @escaping Release, for key: UInt) {
-        if Self.release(for: key) == nil { insert(release, for: key) }
+        if slot(for: key) == nil { insert(release, for: key) }
     }
 
     /// Claims a free slot for `key` and publishes `release` in it. Two threads registering the
@@ -91,7 +111,7 @@ enum InputReleases {
         let table = slots
         var index = home(of: key)
         for _ in 0..<capacity {
-            let word = AtomicWord(UnsafeMutableRawPointer(table + index).assumingMemoryBound(to: AtomicWordStorage.self))
+            let word = Self.key(of: table + index)
             let (exchanged, original) = word.compareExchangeAcquiring(expected: 0, desired: claimed)
             if exchanged {
                 table[index].release = release

@@ -123,8 +123,8 @@ extension Signal {
                 return
             }
             if bits & Self.interruptsBit != 0 {
-                if let release = InputReleases.release(for: InputReleases.key(ofStorage: targetPointer)) {
-                    release(targetPointer)
+                if let slot = InputReleases.slot(for: InputReleases.key(ofStorage: targetPointer)) {
+                    slot.pointee.release.unsafelyUnwrapped(targetPointer)
                 } else {
                     Self.interruptGenerically(targetPointer)
                 }
