@@ -11,17 +11,42 @@ extension Signal {
         /// The closure an observer runs for each event.
         public typealias Action = (Event) -> Void
 
-        /// What `send` runs, unless this is an input observer; an input observer's runs when it is
-        /// released (see `init(core:)`).
-        @usableFromInline let action: Action
-        /// Set for the input observer of a signal.
-        @usableFromInline let inputOf: SignalCore<Value, Error>?
+        /// The observer's one word (an observer is 24 bytes): a retained reference, with its
+        /// kind in the low bits, which are free since objects are 16-byte aligned. For an input
+        /// observer, its signal's storage with `inputBit` set, and `interruptsBit` if releasing
+        /// the observer interrupts the signal; otherwise an `ObserverAction` holding the closure.
+        @usableFromInline let target: UInt
+
+        /// Set in `target` for the input observer of a signal.
+        @inlinable static var inputBit: UInt { 1 }
+        /// Set in `target` for an input observer whose last release interrupts its signal.
+        @inlinable static var interruptsBit: UInt { 2 }
+
+        /// What `target` refers to, without its kind bits.
+        @inlinable
+        var targetPointer: UnsafeMutableRawPointer {
+            UnsafeMutableRawPointer(bitPattern: target & ~(Self.inputBit | Self.interruptsBit)).unsafelyUnwrapped
+        }
+
+        /// What `send` runs, unless this is an input observer (which has no closure: a closure
+        /// that does nothing).
+        @inlinable
+        var action: Action {
+            guard target & Self.inputBit == 0 else { return { _ in } }
+            return Unmanaged<ObserverAction<Value, Error>>.fromOpaque(targetPointer).takeUnretainedValue().action
+        }
+
+        /// The signal this is the input observer of, if it is one.
+        @inlinable
+        var inputOf: SignalCore<Value, Error>? {
+            guard target & Self.inputBit != 0 else { return nil }
+            return SignalCore(storage: Unmanaged.fromOpaque(targetPointer).takeUnretainedValue())
+        }
 
         /// An observer that runs `action` for every event.
         @inlinable
         public init(_ action: @escaping @Sendable (Event) -> Void) {
-            self.action = action
-            inputOf = nil
+            target = ObserverAction.retainedBits(action)
             super.init()
         }
 
@@ -49,8 +74,7 @@ extension Signal {
         /// parameter keeps a trailing closure from choosing this initialiser.
         @inlinable
         init(relaying action: @escaping Action, _: Void) {
-            self.action = action
-            inputOf = nil
+            target = ObserverAction.retainedBits(action)
             super.init()
         }
 
@@ -72,28 +96,61 @@ extension Signal {
         /// last reference to it going away interrupts the signal, since nobody can send any more.
         @inlinable
         init(core: SignalCore<Value, Error>) {
-            // `send` goes to the core directly, so `action` is free to hold what the last release
-            // of this observer does, made here, where the caller's types are known: the deinit of
-            // a generic class is never specialised, so reading the core's flag or sending there
-            // would look up generic metadata at run time (dozens of look-ups per release). The
-            // flag lives in the core (set once, when it is made), not here: an input observer
-            // stays at 40 bytes.
-            action = core.interruptsWhenInputIsReleased ? { _ in core.send(.interrupted) } : { _ in }
-            inputOf = core
+            // The flag lives in the core (set once, when it is made) and is copied here, so that a
+            // release that does not interrupt reads nothing but this word.
+            let interrupts = core.interruptsWhenInputIsReleased
+            target =
+                UInt(bitPattern: Unmanaged.passRetained(core.storage).toOpaque()) | Self.inputBit
+                | (interrupts ? Self.interruptsBit : 0)
             super.init()
+            if interrupts {
+                // Made here, where the caller's types are known: the deinit of a generic class is
+                // never specialised (see `InputReleases`).
+                InputReleases.register(
+                    { storage in
+                        SignalCore<Value, Error>(storage: Unmanaged.fromOpaque(storage).takeUnretainedValue())
+                            .send(.interrupted)
+                    }, for: InputReleases.key(ofStorage: targetPointer))
+            }
         }
 
         deinit {
-            // An input observer's `action` is its release (see `init(core:)`).
-            if inputOf != nil { action(.interrupted) }
+            // Nothing here names a type made of `Value` and `Error`: LLVM would hoist the look-up
+            // of its metadata to the top, and every release would pay for it.
+            let bits = target
+            if bits & Self.inputBit == 0 {
+                Unmanaged<AnyObject>.fromOpaque(targetPointer).release()
+                return
+            }
+            if bits & Self.interruptsBit != 0 {
+                if let slot = InputReleases.slot(for: InputReleases.key(ofStorage: targetPointer)) {
+                    slot.pointee.release.unsafelyUnwrapped(targetPointer)
+                } else {
+                    Self.interruptGenerically(targetPointer)
+                }
+            }
+            Unmanaged<AnyObject>.fromOpaque(targetPointer).release()
+        }
+
+        /// Interrupts the signal whose storage is `storage`, for a pair of types that found no
+        /// slot in `InputReleases`: through generic code, out of line (see `deinit`).
+        @usableFromInline @inline(never)
+        static func interruptGenerically(_ storage: UnsafeMutableRawPointer) {
+            SignalCore<Value, Error>(storage: Unmanaged.fromOpaque(storage).takeUnretainedValue()).send(.interrupted)
         }
 
         /// Sends `event`: runs the observer's closure, or delivers it on the observer's signal.
         @inlinable
         public func send(_ event: Event) {
-            // Optional chaining borrows `inputOf` instead of copying it (no retain per send).
-            if inputOf?.send(event) == nil {
-                action(event)
+            // Both references are borrowed from `target`, which holds them (no retain per send).
+            if target & Self.inputBit != 0 {
+                Unmanaged<SignalStorage<Value, Error>>.fromOpaque(targetPointer)._withUnsafeGuaranteedRef {
+                    SignalCore(storage: $0).send(event)
+                }
+            } else {
+                Unmanaged<ObserverAction<Value, Error>>.fromOpaque(targetPointer)._withUnsafeGuaranteedRef {
+                    $0.action(event)
+                }
             }
         }
 
@@ -158,6 +215,24 @@ extension Signal {
         public func sendInterrupted() {
             send(.interrupted)
         }
+    }
+}
+
+/// The closure of an observer that is not an input observer, kept by `Signal.Observer.target`.
+@usableFromInline
+final class ObserverAction<Value, Error: Swift.Error> {
+    /// A `let`, so that `send` calls it without retaining its context.
+    @usableFromInline let action: Signal<Value, Error>.Observer.Action
+
+    @inlinable
+    init(_ action: @escaping Signal<Value, Error>.Observer.Action) {
+        self.action = action
+    }
+
+    /// A new `ObserverAction` for `action`, retained, as `Signal.Observer.target` keeps it.
+    @inlinable
+    static func retainedBits(_ action: @escaping Signal<Value, Error>.Observer.Action) -> UInt {
+        UInt(bitPattern: Unmanaged.passRetained(ObserverAction(action)).toOpaque())
     }
 }
 

@@ -6,7 +6,7 @@
 /// in a bag by the very object the closure captures is therefore no retain cycle.
 @usableFromInline
 final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
-    // @unchecked Sendable: the closures are immutable and only called by the thread holding the
+    // @unchecked Sendable: the closure is immutable and only called by the thread holding the
     // signal's delivery turn (claimed through `SignalStorage`'s turn word), so never
     // concurrently; `handle` is atomic, and `handleStorage` is never accessed but through it.
 
@@ -14,19 +14,19 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     /// `init` (see AtomicWord.swift).
     @usableFromInline var handleStorage: AtomicWordStorage
 
-    /// What an observer made from a closure runs for every event: the closure alone, with no
-    /// `Observer` object around it.
-    @usableFromInline let eventAction: Signal<Value, Error>.Observer.Action?
-    /// What `observeValues` runs for each value: the user's closure itself, with no wrapping
-    /// closure to allocate and to call through. Exactly one of the two is set.
+    /// What the observer runs: for an observer made from an event closure, that closure, run for
+    /// every event; for one made by `observeValues` (`valuesKind` set in `handle`), the user's
+    /// `(Value) -> Void` closure itself, run for each value, kept here bit for bit and read back
+    /// through `ValuesObserverAttachment` (see `init(values:handle:)`). One slot instead of two
+    /// optional ones: an attachment is 40 bytes, not 56.
     ///
-    /// Two optional stored closures rather than an enum of either, and both `let`: a closure
-    /// stored in a `let` is called without retaining its context, while one loaded from a `var`
-    /// or an enum's payload is copied, and retained, per event.
-    @usableFromInline let valueAction: ((Value) -> Void)?
+    /// A `let`: a closure stored in a `let` is called without retaining its context, while one
+    /// loaded from a `var` or an enum's payload is copied, and retained, per event.
+    @usableFromInline let action: Signal<Value, Error>.Observer.Action
     /// The handle that detaches this observer, retained by hand (`internalHandle` for observers
-    /// nobody can detach), with the lowest bit set once detached: from then on the observer is
-    /// skipped, even within the event being delivered.
+    /// nobody can detach), with `valuesKind` set for an observer of values and the lowest bit
+    /// set once detached: from then on the observer is skipped, even within the event being
+    /// delivered. Handles are 16-byte aligned, so the low bits are free.
     ///
     /// Retaining the handle keeps its address from being reused while this observer is attached
     /// (the address is how a disposal finds it), and keeps an observed signal alive (S4): the
@@ -39,18 +39,37 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     static var internalHandle: UInt { 2 }
 
+    /// The bit of `handle` set for an observer made by `observeValues`: `action` holds a
+    /// `(Value) -> Void` closure.
+    @inlinable
+    static var valuesKind: UInt { 4 }
+
+    /// The bits of `handle` that are not the handle's address.
+    @inlinable
+    static var flagBits: UInt { 1 | valuesKind }
+
     @inlinable
     init(action: @escaping Signal<Value, Error>.Observer.Action, handle: ObservationHandle<Value, Error>?) {
         handleStorage = AtomicWord.storage(ObserverAttachment.retainedBits(of: handle))
-        eventAction = action
-        valueAction = nil
+        self.action = action
     }
 
+    /// An observer that runs `action` for each value, with no wrapping closure to allocate and
+    /// to call through.
+    ///
+    /// The closure is stored in `action`, whose type is `(Event) -> Void`, unchanged: it is
+    /// moved across as the only field of a `ClosureBits` struct, which the compiler copies bit
+    /// for bit (a function value converted as a whole would be wrapped in a reabstraction
+    /// thunk). This is sound because every Swift closure of the form `(T) -> Void` is the same
+    /// two words (a function pointer and its retained context, released the same way whatever
+    /// the function's type), and both types pass their argument the same way, indirectly,
+    /// since the slots that hold them are declared in terms of the generic parameters. The
+    /// function is only ever called as the type it was made with: `deliver` reads the slot as
+    /// `(Value) -> Void` whenever `valuesKind` is set, and `valuesKind` never changes.
     @inlinable
     init(values action: @escaping (Value) -> Void, handle: ObservationHandle<Value, Error>?) {
-        handleStorage = AtomicWord.storage(ObserverAttachment.retainedBits(of: handle))
-        eventAction = nil
-        valueAction = action
+        handleStorage = AtomicWord.storage(ObserverAttachment.retainedBits(of: handle) | ObserverAttachment.valuesKind)
+        self.action = unsafeBitCast(ClosureBits(action), to: ClosureBits<Signal<Value, Error>.Event>.self).call
     }
 
     @inlinable
@@ -60,7 +79,7 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     deinit {
-        let bits = handle.loadAcquiring() & ~1
+        let bits = handle.loadAcquiring() & ~Self.flagBits
         if bits != Self.internalHandle, let pointer = UnsafeRawPointer(bitPattern: bits) {
             Unmanaged<ObservationHandle<Value, Error>>.fromOpaque(pointer).release()
         }
@@ -69,16 +88,27 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     /// Whether this observer is the one the handle at `handleAddress` detaches.
     @inlinable
     func isDetached(by handleAddress: UInt) -> Bool {
-        handle.loadRelaxed() & ~1 == handleAddress
+        handle.loadRelaxed() & ~Self.flagBits == handleAddress
     }
+
+    /// Whether `action` is a `(Value) -> Void` closure (see `init(values:handle:)`).
+    @inlinable
+    var observesValues: Bool { handle.loadRelaxed() & Self.valuesKind != 0 }
 
     /// Delivers `event` unless the observer has been detached.
     @inlinable
     func deliver(_ event: Signal<Value, Error>.Event) {
-        guard handle.loadAcquiring() & 1 == 0 else { return }
-        // Optional chaining borrows the stored closures instead of copying them.
-        if eventAction?(event) == nil, case let .value(value) = event {
-            valueAction?(value)
+        let bits = handle.loadAcquiring()
+        guard bits & 1 == 0 else { return }
+        if bits & Self.valuesKind == 0 {
+            action(event)
+        } else if case let .value(value) = event {
+            // The same object seen through a class of the same layout whose slot is declared
+            // `(Value) -> Void`, borrowed rather than cast: a closure read from a cast reference
+            // is retained and released around the call; one read from a borrowed reference's
+            // `let` is not.
+            Unmanaged<ValuesObserverAttachment<Value, Error>>.fromOpaque(Unmanaged.passUnretained(self).toOpaque())
+                ._withUnsafeGuaranteedRef { $0.action(value) }
         }
     }
 
@@ -87,6 +117,35 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     func markDetached() {
         handle.storeReleasing(handle.loadRelaxed() | 1)
+    }
+}
+
+/// `ObserverAttachment`'s layout with its closure slot declared `(Value) -> Void`: the view
+/// through which `deliver` calls an observer of values. Never made: its only initialiser stops
+/// the program. Both classes have the same two stored properties, of the same sizes (no field
+/// depends on the generic parameters' layout), in the same order, so the slot is at the same
+/// offset in both (`ObserverAttachmentTests` checks it); no method of this class is ever called,
+/// so its metadata is never used.
+@usableFromInline
+final class ValuesObserverAttachment<Value, Error: Swift.Error> {
+    @usableFromInline var handleStorage: AtomicWordStorage
+    @usableFromInline let action: (Value) -> Void
+
+    @usableFromInline
+    init() {
+        preconditionFailure("Rivulet: ValuesObserverAttachment: never made, only a view of ObserverAttachment")
+    }
+}
+
+/// A closure as the only field of a struct: a struct is bit-cast as it is, while a function
+/// value cast on its own would first be reabstracted (see `ObserverAttachment.init(values:handle:)`).
+@usableFromInline
+struct ClosureBits<Argument> {
+    @usableFromInline let call: (Argument) -> Void
+
+    @inlinable
+    init(_ call: @escaping (Argument) -> Void) {
+        self.call = call
     }
 }
 

@@ -20,7 +20,7 @@ extension Signal {
     @inlinable
     @discardableResult
     public func observeResult(_ action: sending @escaping (Result<Value, Error>) -> Void) -> Disposable? {
-        observe(.results(action))
+        core.observe(action: Event.forwardingResults(to: action))
     }
 
     /// Runs `action` for each value.
@@ -34,20 +34,20 @@ extension Signal {
     @inlinable
     @discardableResult
     public func observeCompleted(_ action: sending @escaping () -> Void) -> Disposable? {
-        observe(Observer(relaying: { if case .completed = $0 { action() } }, ()))
+        core.observe(action: { if case .completed = $0 { action() } })
     }
 
     /// Runs `action` when the signal fails.
     @inlinable
     @discardableResult
     public func observeFailed(_ action: sending @escaping (Error) -> Void) -> Disposable? {
-        observe(Observer(relaying: { if case let .failed(error) = $0 { action(error) } }, ()))
+        core.observe(action: { if case let .failed(error) = $0 { action(error) } })
     }
 
     /// Runs `action` when the signal is interrupted, including when observing a terminated signal.
     @inlinable
     @discardableResult
     public func observeInterrupted(_ action: sending @escaping () -> Void) -> Disposable? {
-        observe(Observer(relaying: { if case .interrupted = $0 { action() } }, ()))
+        core.observe(action: { if case .interrupted = $0 { action() } })
     }
 }

@@ -51,7 +51,9 @@ func expectSameMemory<Object: AnyObject>(
 
     @Test func anObserversHandleIsItsAttachmentsFirstStoredProperty() {
         let attachment = ObserverAttachment<Int, Never>(values: { _ in }, handle: nil)
-        #expect(attachment.handle.loadRelaxed() == ObserverAttachment<Int, Never>.internalHandle)
+        #expect(
+            attachment.handle.loadRelaxed()
+                == ObserverAttachment<Int, Never>.internalHandle | ObserverAttachment<Int, Never>.valuesKind)
         expectSameMemory(attachment, \.handleStorage, attachment.handle)
         let withAction = ObserverAttachment<String, LayoutTestError>(action: { _ in }, handle: nil)
         expectSameMemory(withAction, \.handleStorage, withAction.handle)
