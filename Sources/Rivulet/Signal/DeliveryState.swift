@@ -37,7 +37,7 @@ struct DeliveryState<Value, Error: Swift.Error> {
     enum ObserverChange {
         case attach(Attachment)
         case detach(Attachment)
-        /// A signal sharing this one's turn has changes of its own to apply (see `SharedTurnHost`).
+        /// A signal sharing this one's turn has changes of its own to apply (see `SharedTurnMember`).
         case member(any SharedTurnMember)
         /// What applying a member's changes let go of, to release after the lock.
         case appliedMember(SharedTurnRelease)
@@ -56,11 +56,11 @@ struct DeliveryState<Value, Error: Swift.Error> {
     /// without the lock. Fills padding too.
     @usableFromInline var interruptsWhenInputIsReleased = true
     /// Whether the shared turn's owner is delivering on this signal right now (members only; see
-    /// `SharedTurnHost`). Read and written only by that owner, so without the lock. Fills padding.
+    /// `SharedTurnMember`). Read and written only by that owner, so without the lock. Fills padding.
     @usableFromInline var isDeliveringInSharedTurn = false
     /// Whether the host has this member among its pending changes. Under the host's lock.
     @usableFromInline var isAwaitingSharedTurnOwner = false
-    /// Whether this signal shares another's turn (see `SharedTurnHost`). A member never claims a
+    /// Whether this signal shares another's turn (see `SharedTurnMember`). A member never claims a
     /// turn of its own, so its turn word holds the way to its host instead (a retained
     /// `SharedTurnHostLink`): 8 bytes no signal pays for in its state. Set when the storage is
     /// made, never changed, so read without the lock. Fills padding.

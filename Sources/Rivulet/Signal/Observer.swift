@@ -104,13 +104,9 @@ extension Signal {
                 | (interrupts ? Self.interruptsBit : 0)
             super.init()
             if interrupts {
-                // Made here, where the caller's types are known: the deinit of a generic class is
-                // never specialised (see `InputReleases`).
-                InputReleases.register(
-                    { storage in
-                        SignalCore<Value, Error>(storage: Unmanaged.fromOpaque(storage).takeUnretainedValue())
-                            .send(.interrupted)
-                    }, for: InputReleases.key(ofStorage: targetPointer))
+                // Where the caller's types are known: the deinit of a generic class is never
+                // specialised (see `SpecializedTeardown`).
+                core.registerTeardownCode()
             }
         }
 
@@ -123,8 +119,8 @@ extension Signal {
                 return
             }
             if bits & Self.interruptsBit != 0 {
-                if let slot = InputReleases.slot(for: InputReleases.key(ofStorage: targetPointer)) {
-                    slot.pointee.release.unsafelyUnwrapped(targetPointer)
+                if let slot = SpecializedTeardown.slot(for: SpecializedTeardown.key(ofStorage: targetPointer)) {
+                    slot.pointee.code.unsafelyUnwrapped.interrupt(targetPointer)
                 } else {
                     Self.interruptGenerically(targetPointer)
                 }
@@ -133,7 +129,7 @@ extension Signal {
         }
 
         /// Interrupts the signal whose storage is `storage`, for a pair of types that found no
-        /// slot in `InputReleases`: through generic code, out of line (see `deinit`).
+        /// slot in `SpecializedTeardown`: through generic code, out of line (see `deinit`).
         @usableFromInline @inline(never)
         static func interruptGenerically(_ storage: UnsafeMutableRawPointer) {
             SignalCore<Value, Error>(storage: Unmanaged.fromOpaque(storage).takeUnretainedValue()).send(.interrupted)

@@ -18,11 +18,28 @@ public final class Signal<Value, Error: Swift.Error> {
     public init(_ generator: (sending Observer, Lifetime) -> Void) {
         let resources = CompositeDisposable()
         core = SignalCore(resources: resources)
+        core.registerTeardownCode()
         generator(Observer(core: core), Lifetime(resources))
     }
 
     deinit {
-        core.signalDidDeinitialize()
+        // The deinit of a generic class is never specialised: the signal is told it is
+        // unreachable through code registered where its types were known (see
+        // `SpecializedTeardown`). Nothing here names a type made of `Value` and `Error`: LLVM
+        // would hoist the look-up of its metadata to the top.
+        let storage = Unmanaged.passUnretained(core.storage).toOpaque()
+        if let slot = SpecializedTeardown.slot(for: SpecializedTeardown.key(ofStorage: storage)) {
+            slot.pointee.code.unsafelyUnwrapped.abandon(storage)
+        } else {
+            Self.abandonGenerically(storage)
+        }
+    }
+
+    /// Tells the signal whose storage is `storage` that its `Signal` object is gone, for a pair of
+    /// types that found no slot in `SpecializedTeardown`: through generic code, out of line.
+    @usableFromInline @inline(never)
+    static func abandonGenerically(_ storage: UnsafeMutableRawPointer) {
+        SignalCore<Value, Error>(storage: Unmanaged.fromOpaque(storage).takeUnretainedValue()).signalDidDeinitialize()
     }
 
     /// A signal together with its input observer.
@@ -35,9 +52,10 @@ public final class Signal<Value, Error: Swift.Error> {
         return (Signal(core: core), Observer(core: core))
     }
 
-    @usableFromInline
+    @inlinable
     init(core: SignalCore<Value, Error>) {
         self.core = core
+        core.registerTeardownCode()
     }
 
     /// A signal that never sends any event.

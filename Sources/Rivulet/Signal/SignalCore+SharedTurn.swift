@@ -1,4 +1,4 @@
-/// A signal core as a member of a shared delivery turn (see `SharedTurnHost`), and the routing of
+/// A signal core as a member of a shared delivery turn (see `SharedTurnMember`), and the routing of
 /// every state transition to the lock that guards it: the core's own, or its host's.
 extension SignalCore {
     /// A core for a signal that only the deliveries of `upstream` feed: it shares the turn of
@@ -30,7 +30,7 @@ extension SignalCore {
 
     /// The host whose turn this core shares, or `nil` for a turn of its own.
     @inlinable
-    var sharedTurnHost: (any SharedTurnHost)? { sharedTurnHostLink?.host }
+    var sharedTurnHost: AnyObject? { sharedTurnHostLink?.host }
 
     /// Runs a transition of the state machine under the lock that guards it, with the turn's
     /// owner. For a member, the owner is the shared turn's, except that the owner's own changes
@@ -39,39 +39,43 @@ extension SignalCore {
     @inlinable
     func withTransition<Result>(_ body: (inout State, inout TurnOwner) -> Result) -> Result {
         guard let link = sharedTurnHostLink else { return storage.withTurnLock(body) }
-        return withSharedTurnTransition(host: link.host, body)
+        return withSharedTurnTransition(link: link, body)
     }
 
     @inlinable @inline(never)
-    func withSharedTurnTransition<Result>(host: any SharedTurnHost, _ body: (inout State, inout TurnOwner) -> Result) -> Result {
+    func withSharedTurnTransition<Result>(link: SharedTurnHostLink, _ body: (inout State, inout TurnOwner) -> Result) -> Result {
         let thread = ThreadID.current
-        return storage.withUnsafeMutablePointerToHeader { state in
-            host.withSharedTurnLock(for: storage) { hostOwner in
+        var result: Result?
+        storage.withUnsafeMutablePointerToHeader { state in
+            link.withTurnLock(storage) { hostOwner in
                 var owner = hostOwner
                 if owner == TurnOwner(thread), !state.pointee.isDeliveringInSharedTurn {
                     // Not reading this member's observers now: its list may change at once.
                     owner = .none
                 }
                 let ownerBefore = owner
-                let result = body(&state.pointee, &owner)
+                result = body(&state.pointee, &owner)
                 precondition(
                     owner == ownerBefore,
                     "Rivulet: a transition of a signal sharing its upstream's turn changed the turn's owner; only sends do, and a member is sent to only from its upstream's turn (internal error)"
                 )
                 let needsOwner = !state.pointee.pendingChanges.isEmpty && !state.pointee.isAwaitingSharedTurnOwner
                 if needsOwner { state.pointee.isAwaitingSharedTurnOwner = true }
-                return (result, needsOwner)
+                return needsOwner
             }
         }
+        return result.unsafelyUnwrapped
     }
 
     /// Runs `body` under the lock that guards the state: for reads.
     @inlinable
     func withStateLock<Result>(_ body: (inout State) -> Result) -> Result {
         guard let link = sharedTurnHostLink else { return storage.withLock(body) }
-        return storage.withUnsafeMutablePointerToHeader { state in
-            link.host.withSharedLock { body(&state.pointee) }
+        var result: Result?
+        storage.withUnsafeMutablePointerToHeader { state in
+            link.withLock { result = body(&state.pointee) }
         }
+        return result.unsafelyUnwrapped
     }
 
     // MARK: Sending inside the shared turn
@@ -150,7 +154,7 @@ extension SignalCore {
     /// Whether this thread holds the turn this member shares (debug checks).
     @inlinable
     var isSharedTurnHeldByCurrentThread: Bool {
-        sharedTurnHost?.isTurnHeld(by: .current) ?? false
+        sharedTurnHostLink?.isTurnHeld(.current) ?? false
     }
 }
 
@@ -158,7 +162,7 @@ extension Signal {
     /// A signal whose events are this signal's events passed through `transform`, for a stage
     /// that sends only while this signal delivers to it (never from a timer, an inner stream or
     /// its lifetime's end): the new signal shares this signal's delivery turn (see
-    /// `SharedTurnHost`), so a value passes through it with no turn of its own.
+    /// `SharedTurnMember`), so a value passes through it with no turn of its own.
     @inlinable
     func flatMapEventSharingTurn<U, F>(_ transform: @escaping EventTransform<Value, Error, U, F>) -> Signal<U, F> {
         flatMapEventSharingTurn(into: { derived, lifetime in transform({ event in derived.sendInSharedTurn(event) }, lifetime) })

@@ -264,41 +264,50 @@ import Testing
     }
 }
 
-/// `InputReleases`, the table of what releasing an input observer runs, one closure per pair of
-/// types. The keys here are made up: real keys are metadata addresses, far above them.
-@Suite struct InputReleasesTests {
-    @Test func aRegisteredClosureIsFoundAndTheFirstOneStays() {
+/// `SpecializedTeardown`, the table of a signal's teardown code, one entry per pair of types.
+/// The keys here are made up: real keys are metadata addresses, far above them.
+@Suite struct SpecializedTeardownTests {
+    /// Teardown code that writes `interrupted` and `abandoned` to the memory it is given.
+    static func code(interrupted: Int, abandoned: Int) -> SpecializedTeardown.Code {
+        SpecializedTeardown.Code(
+            interrupt: { $0.storeBytes(of: interrupted, as: Int.self) },
+            abandon: { $0.storeBytes(of: abandoned, as: Int.self) })
+    }
+
+    @Test func registeredCodeIsFoundAndTheFirstOneStays() {
         let key: UInt = 0x10_0008
-        #expect(InputReleases.release(for: key) == nil)
-        InputReleases.register({ $0.storeBytes(of: 42, as: Int.self) }, for: key)
-        InputReleases.register({ $0.storeBytes(of: 7, as: Int.self) }, for: key)
+        #expect(SpecializedTeardown.code(for: key) == nil)
+        SpecializedTeardown.register(Self.code(interrupted: 42, abandoned: 43), for: key)
+        SpecializedTeardown.register(Self.code(interrupted: 7, abandoned: 8), for: key)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
         defer { memory.deallocate() }
         memory.storeBytes(of: 0, as: Int.self)
-        InputReleases.release(for: key)?(memory)
+        SpecializedTeardown.code(for: key)?.interrupt(memory)
         #expect(memory.load(as: Int.self) == 42)
-        #expect(InputReleases.release(for: key + 16) == nil)
+        SpecializedTeardown.code(for: key)?.abandon(memory)
+        #expect(memory.load(as: Int.self) == 43)
+        #expect(SpecializedTeardown.code(for: key + 16) == nil)
     }
 
     @Test func keysThatShareAHomeSlotAreAllFound() {
         // Keys whose home slot is the same (the hash ignores the bits that differ here).
         let base: UInt = 0x20_0000
-        let keys = (1...4).map { base + UInt($0) * UInt(InputReleases.capacity) << 16 }
-        #expect(Set(keys.map(InputReleases.home(of:))).count <= 2)
+        let keys = (1...4).map { base + UInt($0) * UInt(SpecializedTeardown.capacity) << 16 }
+        #expect(Set(keys.map(SpecializedTeardown.home(of:))).count <= 2)
         for (index, key) in keys.enumerated() {
-            InputReleases.register({ $0.storeBytes(of: Int(bitPattern: $0) &+ 1, as: Int.self) }, for: key)
-            #expect(InputReleases.release(for: key) != nil, "key \(index)")
+            SpecializedTeardown.register(Self.code(interrupted: index, abandoned: index), for: key)
+            #expect(SpecializedTeardown.code(for: key) != nil, "key \(index)")
         }
     }
 
-    @Test func threadsRegisteringAtOnceAllFindTheirClosure() async {
+    @Test func threadsRegisteringAtOnceAllFindTheirCode() async {
         let base: UInt = 0x30_0000
         await withTaskGroup(of: Bool.self) { group in
             for index in 0..<8 {
                 group.addTask {
                     let key = base + UInt(index) * 8
-                    InputReleases.register({ $0.storeBytes(of: 1, as: Int.self) }, for: key)
-                    return InputReleases.release(for: key) != nil
+                    SpecializedTeardown.register(Self.code(interrupted: 1, abandoned: 1), for: key)
+                    return SpecializedTeardown.code(for: key) != nil
                 }
             }
             for await found in group { #expect(found) }
@@ -316,11 +325,39 @@ import Testing
         #expect(events == ["INTERRUPTED"])
     }
 
-    @Test func anInterruptingInputRegistersItsPairOfTypes() {
+    @Test func thePathForATypeWithNoSlotStopsAnAbandonedSignalToo() {
+        let disposed = Atomic(0)
+        let (signal, input) = Signal<Int, Never>.pipe(disposable: AnyDisposable { disposed.modify { $0 += 1 } })
+        let storage = UnsafeMutableRawPointer(Unmanaged.passUnretained(signal.core.storage).toOpaque())
+        // As the `deinit` of an unobserved `Signal` does for a pair of types with no slot (S4).
+        Signal<Int, Never>.abandonGenerically(storage)
+        #expect(disposed.value == 1)
+        withExtendedLifetime((signal, input)) {}
+    }
+
+    @Test func aSignalAndAnInterruptingInputRegisterTheirPairOfTypes() {
         struct Unique: Sendable {}
+        struct Other: Sendable {}
         let (signal, input) = Signal<Unique, Never>.pipe()
         let storage = UnsafeMutableRawPointer(Unmanaged.passUnretained(signal.core.storage).toOpaque())
-        #expect(InputReleases.release(for: InputReleases.key(ofStorage: storage)) != nil)
+        #expect(SpecializedTeardown.code(for: SpecializedTeardown.key(ofStorage: storage)) != nil)
+        // A signal made by an operator registers its own pair of types.
+        let mapped = signal.map { _ in Other() }
+        let mappedStorage = UnsafeMutableRawPointer(Unmanaged.passUnretained(mapped.core.storage).toOpaque())
+        #expect(SpecializedTeardown.code(for: SpecializedTeardown.key(ofStorage: mappedStorage)) != nil)
+        withExtendedLifetime(input) {}
+    }
+
+    @Test func droppingAnUnobservedDerivedSignalDetachesItFromItsUpstream() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        do {
+            let mapped = signal.map { $0 + 1 }
+            #expect(signal.core.observerCount == 1)
+            withExtendedLifetime(mapped) {}
+        }
+        // The map's `Signal` is gone and nobody observes it: it stops (S4), through the code its
+        // pair of types registered, and its attachment to the upstream goes with its resources.
+        #expect(signal.core.observerCount == 0)
         withExtendedLifetime(input) {}
     }
 }

@@ -39,7 +39,7 @@ package protocol MailboxGuardedState {
     mutating func prepareForDeallocation()
 
     /// `prepareForDeallocation()`, for a state that keeps something in its turn word (a signal
-    /// that shares another's turn keeps the way to it there: see `SharedTurnHost`).
+    /// that shares another's turn keeps the way to it there: see `SharedTurnMember`).
     mutating func prepareForDeallocation(turnWord: UInt)
 }
 

@@ -67,6 +67,35 @@ func probe_profile_dispose() {
 if CommandLine.arguments.contains("profile-dispose") { probe_profile_dispose() }
 
 @inline(never)
+func probe_profile_churn_map() {
+    // For `valgrind --tool=callgrind`: observe and dispose of one observer of a `map`'s signal
+    // (a signal sharing its upstream's delivery turn), per count.
+    let sink = Sink()
+    let (signal, input) = Signal<Int, Never>.pipe()
+    let mapped = signal.map { $0 &+ 1 }
+    for _ in 0..<modeCount(20_000) { mapped.observeValues { sink.total &+= $0 }?.dispose() }
+    input.send(value: 1)
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+if CommandLine.arguments.contains("profile-churn-map") { probe_profile_churn_map() }
+
+@inline(never)
+func probe_profile_pipe_life() {
+    // For `valgrind --tool=callgrind`: a signal's whole life: a pipe made, observed through one
+    // `map`, sent one value, and released (input, signals and observer), per count.
+    let sink = Sink()
+    for value in 0..<modeCount(10_000) {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        signal.map { $0 &+ 1 }.observeValues { sink.total &+= $0 }
+        input.send(value: value)
+    }
+    precondition(sink.total != 42, "keep the sink alive")
+    exit(0)
+}
+if CommandLine.arguments.contains("profile-pipe-life") { probe_profile_pipe_life() }
+
+@inline(never)
 func probe_profile_signal_producer() {
     // For `valgrind --tool=callgrind`: values of a hot signal through `signal.producer.map`, one
     // start observing.
