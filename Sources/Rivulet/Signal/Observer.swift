@@ -103,11 +103,9 @@ extension Signal {
                 UInt(bitPattern: Unmanaged.passRetained(core.storage).toOpaque()) | Self.inputBit
                 | (interrupts ? Self.interruptsBit : 0)
             super.init()
-            if interrupts {
-                // Where the caller's types are known: the deinit of a generic class is never
-                // specialised (see `SpecializedTeardown`).
-                core.registerTeardownCode()
-            }
+            // The code the deinit runs to interrupt the signal was registered by the `Signal`
+            // made with this observer (`pipe()`, `Signal.init`), where the types are known: the
+            // deinit of a generic class is never specialised (see `SpecializedTeardown`).
         }
 
         deinit {
