@@ -137,8 +137,13 @@ import Testing
     }
 
     @Test func closureRunOnTwoThreadsAtOnceIsCaught_E5() {
+        let rendezvous = OverlapRendezvous()
         let report = ChannelContract.verify("mapWarmingAhead") { (channel: Channel<Int>, probe: UserCodeProbe) in
-            channel.mapWarmingAhead(probe.wrap { $0 * 2 })
+            channel.mapWarmingAhead(
+                probe.wrap {
+                    rendezvous.meet()
+                    return $0 * 2
+                })
         }
         #expect(report.violatedClauses == [.e5], "\(report)")
     }

@@ -41,8 +41,13 @@ import Testing
     }
 
     @Test func closureRunOnTwoThreadsAtOnceIsCaught_E5() {
+        let rendezvous = OverlapRendezvous()
         let report = OperatorContract.verify("mapWarmingAhead") { (signal: Signal<Int, ContractError>, probe: UserCodeProbe) in
-            signal.mapWarmingAhead(probe.wrap { $0 * 10 })
+            signal.mapWarmingAhead(
+                probe.wrap {
+                    rendezvous.meet()
+                    return $0 * 10
+                })
         }
         #expect(report.violatedClauses.contains(.e5), "\(report)")
         // The helper thread is not one the kit started.
