@@ -94,7 +94,8 @@ import Testing
             #expect(signal.core.observerCount == 0)
             if let before, let after = residentBytes() { growths.append(after - before) }
         }
-        if let smallest = growths.min() {
+        // Under Address Sanitizer freed memory stays in quarantine: the counts above still hold.
+        if let smallest = growths.min(), !isRunningUnderAddressSanitizer {
             #expect(smallest < 24 << 20, "resident memory grew by \(growths) bytes over two rounds of \(cycles) cycles")
         }
         withExtendedLifetime(input) {}
