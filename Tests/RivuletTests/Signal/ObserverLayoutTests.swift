@@ -24,15 +24,14 @@ import Testing
     }
 
     /// A payload with a reference count, to see it passed through unharmed.
-    final class Box: Equatable, @unchecked Sendable {
-        // @unchecked Sendable: immutable.
+    final class Box: Equatable, Sendable {
         let value: Int
         init(_ value: Int) { self.value = value }
         static func == (left: Box, right: Box) -> Bool { left.value == right.value }
     }
 
     /// A release detector: its `deinit` is what `weak` references below watch.
-    final class Token: @unchecked Sendable {}
+    final class Token: Sendable {}
 
     enum Failure: Swift.Error, Equatable { case broken(String) }
 
