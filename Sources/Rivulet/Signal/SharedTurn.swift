@@ -18,6 +18,12 @@
 /// So a delivery down a chain of members is one compare-and-swap at the host and then plain
 /// calls: no turn word, no thread identity, no lock per stage.
 ///
+/// A host is a signal, or the mailbox of a flattening on a `Signal`: the flattened signal's only
+/// sender is the mailbox's handler, so it is a member of the mailbox's turn (and the stages below
+/// it too). A value sent from one of its observers reaches the outer signal or an inner stream,
+/// and so the mailbox, which queues it (E6). The mailbox's owner applies its members' changes
+/// between two inputs (`MailboxHandlerState.step`).
+///
 /// A member reaches its host through a `SharedTurnHostLink`, whose closures were made where the
 /// host's types were known: a call through a protocol instead would run the host's generic code
 /// unspecialised, looking up type metadata at every step (5,600 instructions for an observe and
@@ -47,7 +53,7 @@ final class SharedTurnHostLink {
     @usableFromInline let isTurnHeld: (ThreadID) -> Bool
 
     @inlinable
-    init<HostState: SharedTurnState>(_ host: MailboxStorage<HostState>) {
+    init<HostState: SharedTurnHostState>(_ host: MailboxStorage<HostState>) {
         self.host = host
         withTurnLock = { member, body in
             host.withTurnLock { state, owner in
@@ -70,12 +76,19 @@ struct SharedTurnRelease {
     }
 }
 
-/// A signal's state that can host members or be one; every other mailbox state refuses both.
+/// A mailbox state whose turn members can share: a signal's, or a `Mailbox`'s whose handler is
+/// the only sender of the signal it feeds (a flattening's).
 @usableFromInline
-protocol SharedTurnState: MailboxGuardedState {
-    /// Records that `member` has changes for the shared turn's owner to apply.
+protocol SharedTurnHostState: MailboxGuardedState {
+    /// Records that `member` has changes for the shared turn's owner to apply. Under the host's
+    /// lock, through `withTurnLock`: `needsSlowPath` is then `true` until the owner has applied
+    /// them, between two of the host's events.
     mutating func recordMemberNeedingOwner(_ member: any SharedTurnMember)
+}
 
+/// A signal's state, which can host members or be one.
+@usableFromInline
+protocol SharedTurnState: SharedTurnHostState {
     /// See `SharedTurnMember.applyPendingChangesForHost`.
     mutating func applyPendingChangesForHost() -> SharedTurnRelease
 }

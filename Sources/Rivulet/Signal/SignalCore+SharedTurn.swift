@@ -7,7 +7,17 @@ extension SignalCore {
     init<UpstreamValue, UpstreamError>(
         sharingTurnOf upstream: SignalCore<UpstreamValue, UpstreamError>, resources: any Disposable
     ) {
-        let link = upstream.sharedTurnHostLink ?? SharedTurnHostLink(upstream.storage)
+        self.init(sharingTurnThrough: upstream.sharedTurnHostLink ?? SharedTurnHostLink(upstream.storage), resources: resources)
+    }
+
+    /// A core for a signal that only `mailbox`'s handler sends to: it shares the mailbox's turn.
+    @inlinable
+    init<Input>(sharingTurnOf mailbox: Mailbox<Input>, resources: any Disposable) {
+        self.init(sharingTurnThrough: SharedTurnHostLink(mailbox.storage), resources: resources)
+    }
+
+    @inlinable
+    init(sharingTurnThrough link: SharedTurnHostLink, resources: any Disposable) {
         storage = SignalStorage.make(DeliveryState(resources: resources, isSharedTurnMember: true))
         // The turn word of a member is never a turn (see `DeliveryState.isSharedTurnMember`);
         // released in `prepareForDeallocation(turnWord:)`.

@@ -107,22 +107,12 @@ import Testing
     func attachFromAnotherThreadWhileTheTurnIsHeld() {
         let (signal, input) = IntSignal.pipe()
         let mapped = signal.map { $0 + 100 }
-        let inside = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        signal.observeValues { value in
-            if value == 1 {
-                inside.signal()
-                release.wait()
-            }
-        }
         let late = EventRecorder<Int, TestError>()
-        let sender = Thread { input.send(value: 1) }
-        sender.start()
-        inside.wait()
-        // The sender holds the shared turn, blocked inside the host's delivery.
-        mapped.observe(late.observer)
-        #expect(mapped.core.observerCount == 1)
-        release.signal()
+        DeliveryHolder(1, on: signal).whileHeld(sentBy: { input.send(value: 1) }) {
+            // The sender holds the shared turn, blocked inside the host's delivery.
+            mapped.observe(late.observer)
+            #expect(mapped.core.observerCount == 1)
+        }
         // The attachment waited for the turn's owner, which applied it before giving the turn up.
         input.send(value: 2)
         input.sendCompleted()

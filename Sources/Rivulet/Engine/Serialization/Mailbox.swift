@@ -26,6 +26,28 @@ struct Mailbox<Input>: @unchecked Sendable {
         self.policy = policy
     }
 
+    /// A mailbox whose handler is installed later, with `install(_:)`, before any input is sent:
+    /// for a handler that needs the mailbox first (a signal sharing its turn, see
+    /// `SignalCore.init(sharingTurnOf:resources:)`).
+    @inlinable
+    init(policy: MailboxPolicy = .waitForTurn) {
+        storage = MailboxStorage.make(State(handler: nil))
+        self.policy = policy
+    }
+
+    /// Installs the handler of a mailbox made without one. Called once, before any input is sent.
+    @inlinable
+    func install(_ handle: @escaping (Input) -> Void) {
+        let handler = MailboxHandler(handle)
+        storage.withLock { state in
+            precondition(
+                state.handler == nil && state.closing == nil,
+                "Rivulet: Mailbox.install: the handler is installed once, into a mailbox made without one and not closed (internal error)"
+            )
+            state.handler = .passRetained(handler)
+        }
+    }
+
     /// Handles `input` after every input accepted before it, following the mailbox's policy.
     @inlinable
     func send(_ input: Input) {
@@ -149,14 +171,17 @@ struct MailboxHandlerState<Input>: MailboxGuardedState {
     /// idle or by `close` when nobody holds the turn.
     @usableFromInline var handler: Unmanaged<MailboxHandler<Input>>?
     @usableFromInline var closing: MailboxClosing?
+    /// Signals sharing this mailbox's turn whose observer changes wait for the turn's owner (see
+    /// `SharedTurnMember`): it applies them between two inputs, in `step`.
+    @usableFromInline var membersNeedingOwner: ContiguousArray<any SharedTurnMember> = []
 
     @inlinable
-    init(handler: MailboxHandler<Input>) {
-        self.handler = .passRetained(handler)
+    init(handler: MailboxHandler<Input>?) {
+        self.handler = handler.map { .passRetained($0) }
     }
 
     @inlinable
-    var needsSlowPath: Bool { closing != nil || queue.needsOwnerAttention }
+    var needsSlowPath: Bool { closing != nil || queue.needsOwnerAttention || !membersNeedingOwner.isEmpty }
 
     @inlinable
     mutating func prepareForDeallocation() {
@@ -169,6 +194,8 @@ struct MailboxHandlerState<Input>: MailboxGuardedState {
     struct Leftovers {
         @usableFromInline var handler: Unmanaged<MailboxHandler<Input>>?
         @usableFromInline var inputs: ContiguousArray<Input?> = []
+        @usableFromInline var members: ContiguousArray<any SharedTurnMember> = []
+        @usableFromInline var appliedMembers: ContiguousArray<SharedTurnRelease> = []
 
         @inlinable
         init() {}
@@ -176,6 +203,11 @@ struct MailboxHandlerState<Input>: MailboxGuardedState {
         @inlinable
         mutating func release() {
             if !inputs.isEmpty { inputs = [] }
+            if !appliedMembers.isEmpty {
+                for applied in appliedMembers { applied.release() }
+                appliedMembers = []
+                members = []
+            }
             if let handler {
                 self.handler = nil
                 handler.release()
@@ -186,6 +218,12 @@ struct MailboxHandlerState<Input>: MailboxGuardedState {
     /// The owner is done with an input: the next step of its turn, given how the mailbox closes.
     @inlinable
     mutating func step(on thread: ThreadID, owner: inout TurnOwner, leftovers: inout Leftovers) -> MailboxQueue<Input>.Step {
+        if !membersNeedingOwner.isEmpty {
+            // Between two inputs: no member is delivering, so their lists may change now. The
+            // members themselves go with the leftovers, released after the lock.
+            swap(&leftovers.members, &membersNeedingOwner)
+            for member in leftovers.members { leftovers.appliedMembers.append(member.applyPendingChangesForHost()) }
+        }
         // Nothing is queued after a close (`send` refuses it), and discarding emptied the queue
         // when it closed, so the queue's own step is all there is to do.
         let step = queue.next(on: thread, owner: &owner)
@@ -207,5 +245,12 @@ struct MailboxHandlerState<Input>: MailboxGuardedState {
             swap(&leftovers.handler, &handler)
         }
         return leftovers
+    }
+}
+
+extension MailboxHandlerState: SharedTurnHostState {
+    @inlinable
+    mutating func recordMemberNeedingOwner(_ member: any SharedTurnMember) {
+        membersNeedingOwner.append(member)
     }
 }

@@ -62,8 +62,21 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
         lifetime: Lifetime,
         makeInner: @escaping (Outer) -> Inner
     ) -> FlattenRun {
-        let run = FlattenRun(strategy, downstream, makeInner)
-        let mailbox = Mailbox<Input> { input in run.handle(input) }
+        make(strategy, downstreamSharingTurnOf: { _ in downstream }, lifetime: lifetime, makeInner: makeInner)
+    }
+
+    /// `make(_:downstream:lifetime:makeInner:)` for a downstream made from the mailbox: a signal
+    /// that shares its turn (the handler is its only sender).
+    @inlinable
+    static func make(
+        _ strategy: FlattenStrategy,
+        downstreamSharingTurnOf makeDownstream: (Mailbox<Input>) -> EventSink<Value, Error>,
+        lifetime: Lifetime,
+        makeInner: @escaping (Outer) -> Inner
+    ) -> FlattenRun {
+        let mailbox = Mailbox<Input>()
+        let run = FlattenRun(strategy, makeDownstream(mailbox), makeInner)
+        mailbox.install { input in run.handle(input) }
         let outerEndsFirst = if case .concurrent = strategy.kind { true } else { false }
         let resources = FlattenResources(mailbox, outerEndsFirst: outerEndsFirst)
         run.mailbox = mailbox
@@ -469,15 +482,27 @@ extension FlattenStage where OuterError == Error {
 
 extension Signal {
     /// The flattening `stage` of this signal's values.
+    ///
+    /// The flattened signal shares the turn of the flattening's mailbox (see `SharedTurnMember`):
+    /// only the mailbox's handler sends to it, so an inner value reaches its observers with the
+    /// mailbox's turn alone, not a second one of the signal's own.
     @inlinable
     func flatMapEvent<U, F>(_ stage: FlattenStage<Value, Error, U, F>) -> Signal<U, F> {
-        flatMapEvent { downstream, lifetime in
-            let sink = FlattenRun.make(
-                stage.strategy, downstream: downstream, lifetime: lifetime, makeInner: stage.makeInner
-            ).outerSink
-            let promote = stage.promote
-            return { event in sink(event.mapError(promote)) }
-        }
+        let resources = CompositeDisposable()
+        let lifetime = Lifetime(resources)
+        var flattened: SignalCore<U, F>?
+        let sink = FlattenRun.make(
+            stage.strategy,
+            downstreamSharingTurnOf: { mailbox in
+                let core = SignalCore<U, F>(sharingTurnOf: mailbox, resources: resources)
+                flattened = core
+                return { event in core.sendInSharedTurn(event) }
+            }, lifetime: lifetime, makeInner: stage.makeInner
+        ).outerSink
+        let promote = stage.promote
+        let signal = Signal<U, F>(core: flattened.unsafelyUnwrapped)
+        lifetime += observe(Observer(relaying: { event in sink(event.mapError(promote)) }, ()))
+        return signal
     }
 }
 
