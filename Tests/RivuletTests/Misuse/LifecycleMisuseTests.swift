@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import Rivulet
+
+/// Misuse of lifecycles (issue 19, item 6): what happens after a terminal event or a disposal is
+/// defined, and the remaining programming errors stop with a message naming the API and the rule.
+@Suite struct LifecycleEdgeTests {
+    @Test func eventsSentAfterATerminalEventAreIgnored_E1() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let recorder = EventRecorder<Int, TestError>()
+        signal.observe(recorder.observer)
+        input.sendCompleted()
+        input.send(value: 1)
+        input.send(error: TestError())
+        input.sendInterrupted()
+        input.sendCompleted()
+        #expect(recorder.events == [.completed])
+    }
+
+    @Test func observingATerminatedSignalYieldsInterruptedAtOnce_S3() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        input.sendCompleted()
+        let recorder = EventRecorder<Int, Never>()
+        #expect(signal.observe(recorder.observer) == nil)
+        #expect(recorder.events == [.interrupted])
+    }
+
+    @Test func disposingTwiceRunsTheActionOnce() {
+        let runs = Counter()
+        let disposable = AnyDisposable { _ = runs.increment() }
+        disposable.dispose()
+        disposable.dispose()
+        #expect(runs.value == 1)
+        #expect(disposable.isDisposed)
+    }
+
+    @Test func disposingAStartTwiceInterruptsItOnce_P4() {
+        let recorder = EventRecorder<Int, Never>()
+        let start = SignalProducer<Int, Never>.never.start(recorder.observer)
+        start.dispose()
+        start.dispose()
+        #expect(recorder.events == [.interrupted])
+    }
+
+    @Test func addingToADisposedCompositeDisposesAtOnce() {
+        let composite = CompositeDisposable()
+        composite.dispose()
+        let runs = Counter()
+        let handle = composite.add(AnyDisposable { _ = runs.increment() })
+        #expect(runs.value == 1)
+        #expect(handle == nil)
+    }
+
+    @Test func anInnerSetOnADisposedSerialDisposableIsDisposedAtOnce() {
+        let serial = SerialDisposable()
+        serial.dispose()
+        let runs = Counter()
+        serial.inner = AnyDisposable { _ = runs.increment() }
+        #expect(runs.value == 1)
+    }
+
+    @Test func observingAnEndedLifetimeRunsTheActionAtOnce() {
+        let (lifetime, token) = Lifetime.make()
+        token.dispose()
+        let runs = Counter()
+        #expect(lifetime.observeEnded { _ = runs.increment() } == nil)
+        #expect(runs.value == 1)
+    }
+
+    @Test func applyingADisabledActionFailsWithDisabled() {
+        let action = Action<Int, Int, TestError>(enabledIf: Property(value: false)) { SignalProducer(value: $0) }
+        let recorder = EventRecorder<Int, ActionError<TestError>>()
+        action.apply(1).start(recorder.observer)
+        #expect(recorder.events.count == 1)
+        guard case .failed(.disabled) = recorder.events.first else {
+            Issue.record("expected a .disabled failure, got \(recorder.events)")
+            return
+        }
+    }
+}
+
+@Suite struct LifecycleMisuseTests {
+    @Test func aComposedPropertyWhoseSourceSendsNoValueIsRefused() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Property(value: 1).lift { $0.skip(first: 1) }
+        }
+        expectStandardError(
+            result,
+            contains:
+                "Rivulet: a composed property (lift(_:), Property(_:)): source sent no value when started; it must send one at once"
+        )
+    }
+
+    @Test func aDeadlockWaitThresholdOfZeroIsRefused() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            DeadlockDiagnostics.waitThreshold = .zero
+        }
+        expectStandardError(
+            result,
+            contains:
+                "Rivulet: DeadlockDiagnostics.waitThreshold: waitThreshold is 0.0 seconds; it must be greater than 0, or nil to turn reports off"
+        )
+    }
+
+    @Test func anObserverSubclassThatDoesNotOverrideReceiveIsRefused() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            final class Forgetful: Rivulet.Observer<Int, Never> {}
+            Forgetful().receive(1)
+        }
+        expectStandardError(
+            result, contains: "Rivulet: Observer.receive(_:): a subclass of Observer must override receive(_:)")
+    }
+}
