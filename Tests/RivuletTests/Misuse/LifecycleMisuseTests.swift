@@ -68,6 +68,15 @@ import Testing
         #expect(runs.value == 1)
     }
 
+    @Test func removingFromABagTwiceIsANoOp() {
+        var bag = Bag<String>()
+        let token = bag.insert("a")
+        bag.insert("b")
+        #expect(bag.remove(using: token) == "a")
+        #expect(bag.remove(using: token) == nil)
+        #expect(Array(bag) == ["b"])
+    }
+
     @Test func applyingADisabledActionFailsWithDisabled() {
         let action = Action<Int, Int, TestError>(enabledIf: Property(value: false)) { SignalProducer(value: $0) }
         let recorder = EventRecorder<Int, ActionError<TestError>>()
@@ -89,6 +98,28 @@ import Testing
             result,
             contains:
                 "Rivulet: a composed property (lift(_:), Property(_:)): source sent no value when started; it must send one at once"
+        )
+    }
+
+    @Test func twoTasksWaitingOnOneIterationIsRefused() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            // Two iterators sharing one iteration, as copies of one iterator do.
+            let owner = signal.values.makeAsyncIterator().owner
+            let other = Task {
+                var iterator = AsyncValues<Int, Never>.Iterator(owner: owner)
+                return await iterator.next()
+            }
+            var iterator = AsyncValues<Int, Never>.Iterator(owner: owner)
+            // Nothing is sent: whichever of the two calls comes second finds the first waiting.
+            _ = await iterator.next()
+            _ = await other.value
+            withExtendedLifetime(input) {}
+        }
+        expectStandardError(
+            result,
+            contains:
+                "Rivulet: AsyncValues: next() was called while another call to next() on the same iteration was waiting; an iterator serves one task at a time"
         )
     }
 
