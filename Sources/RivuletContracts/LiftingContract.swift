@@ -12,7 +12,7 @@ extension OperatorContract {
     ///     producer: { (producer: SignalProducer<Int, ContractError>) in producer.map { $0 * 2 } })
     /// ```
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],

@@ -29,7 +29,7 @@ public enum OperatorContract {
 
     /// Checks an operator on the given input values, with `ContractError` failures.
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -49,7 +49,7 @@ public enum OperatorContract {
     /// failures (the form above), so that it needs no type annotation; this form is chosen when
     /// the closure needs an input that cannot fail (`{ $0.promoteError(MyError.self) }`).
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     @_disfavoredOverload
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -69,7 +69,7 @@ public enum OperatorContract {
     /// on at the end. Everything the operator delivers must still arrive inside the kit's calls,
     /// and a failure or interruption at once, without the clock moving (E2, E4).
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -86,7 +86,7 @@ public enum OperatorContract {
     /// Checks an operator that takes closures, each wrapped in the kit's `UserCodeProbe`: on top
     /// of the other checks, the kit sees how the operator calls them (E5, E6, O5, O7).
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -130,7 +130,7 @@ public enum ProducerOperatorContract {
 
     /// Checks an operator on the given input values, with `ContractError` failures.
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -147,7 +147,7 @@ public enum ProducerOperatorContract {
     /// Checks an operator whose input cannot fail: the failure scenarios are left out.
     /// Disfavoured, as `OperatorContract`'s form: chosen only when the closure needs it.
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     @_disfavoredOverload
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -165,7 +165,7 @@ public enum ProducerOperatorContract {
     /// Checks an operator that shifts time or thread on a scheduler, driven by a `TestScheduler`
     /// as in `OperatorContract`.
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -183,7 +183,7 @@ public enum ProducerOperatorContract {
 
     /// Checks an operator that takes closures, each wrapped in the kit's `UserCodeProbe`.
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],

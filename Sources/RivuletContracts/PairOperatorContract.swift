@@ -17,7 +17,7 @@ extension OperatorContract {
     /// }
     /// ```
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -37,7 +37,7 @@ extension ProducerOperatorContract {
     /// Checks an operator of two producers, driving both sources, as `OperatorContract` does for
     /// two signals; plus P1, P2 and P4 (disposing of a start ends both sources' starts).
     ///
-    /// - Precondition: `inputs` holds 2 values or more.
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],

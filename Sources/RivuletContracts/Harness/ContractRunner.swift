@@ -21,10 +21,11 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         error: InputError?
     ) -> ContractReport {
         // With fewer than two values, the scenarios that check order (E5, E6) would pass without
-        // checking anything, and the report would still list those clauses as checked.
+        // checking anything, and the report would still list those clauses as checked. An input
+        // of `Never` has no value to give: its checks are about terminal events only.
         precondition(
-            inputs.count >= 2,
-            "RivuletContracts: \(subject.isProducer ? "ProducerOperatorContract" : "OperatorContract").verify: inputs.count is \(inputs.count); it must be 2 or more"
+            inputs.count >= 2 || Input.self == Never.self,
+            "RivuletContracts: \(subject.isProducer ? "ProducerOperatorContract" : "OperatorContract").verify: inputs.count is \(inputs.count); it must be 2 or more (0 for an input of Never)"
         )
         return ContractRunner(name: name, subject: subject, options: options, values: inputs, error: error).run()
     }

@@ -10,7 +10,9 @@ import Testing
             _ = OperatorContract.verify("map", inputs: [1]) { $0.map { $0 * 2 } }
         }
         expectStandardError(
-            result, contains: "RivuletContracts: OperatorContract.verify: inputs.count is 1; it must be 2 or more")
+            result,
+            contains:
+                "RivuletContracts: OperatorContract.verify: inputs.count is 1; it must be 2 or more (0 for an input of Never)")
     }
 
     @Test func aProducerOperatorCheckNeedsTwoInputs() async {
@@ -18,7 +20,10 @@ import Testing
             _ = ProducerOperatorContract.verify("map", inputs: [Int]()) { $0.map { $0 * 2 } }
         }
         expectStandardError(
-            result, contains: "RivuletContracts: ProducerOperatorContract.verify: inputs.count is 0; it must be 2 or more")
+            result,
+            contains:
+                "RivuletContracts: ProducerOperatorContract.verify: inputs.count is 0; it must be 2 or more (0 for an input of Never)"
+        )
     }
 
     @Test func aChannelCheckNeedsThreeInputs() async {
