@@ -4,12 +4,6 @@ import Testing
 
 /// The documented results of the edge counts the operators accept (issue 19, item 6).
 @Suite struct CountEdgeTests {
-    private func events<Value, Error>(of producer: SignalProducer<Value, Error>) -> [Signal<Value, Error>.Event] {
-        let recorder = EventRecorder<Value, Error>()
-        producer.start(recorder.observer)
-        return recorder.events
-    }
-
     @Test func takeFirstZeroOnASignalHasAlreadyCompleted() {
         let (signal, input) = Signal<Int, Never>.pipe()
         let recorder = EventRecorder<Int, Never>()
@@ -25,7 +19,7 @@ import Testing
             _ = starts.increment()
             observer.send(value: 1)
         }
-        #expect(events(of: producer.take(first: 0)) == [.interrupted])
+        #expect(recordedEvents(of: producer.take(first: 0)) == [.interrupted])
         #expect(starts.value == 0)
     }
 
@@ -37,11 +31,11 @@ import Testing
         #expect(recorder.events.isEmpty)
         input.sendCompleted()
         #expect(recorder.events == [.completed])
-        #expect(events(of: SignalProducer<Int, Never>([1, 2]).take(last: 0)) == [.completed])
+        #expect(recordedEvents(of: SignalProducer<Int, Never>([1, 2]).take(last: 0)) == [.completed])
     }
 
     @Test func skipFirstZeroForwardsEverything() {
-        #expect(events(of: SignalProducer<Int, Never>([1, 2]).skip(first: 0)) == [.value(1), .value(2), .completed])
+        #expect(recordedEvents(of: SignalProducer<Int, Never>([1, 2]).skip(first: 0)) == [.value(1), .value(2), .completed])
     }
 
     @Test func retryZeroTimesForwardsTheFirstFailure() {
@@ -50,7 +44,7 @@ import Testing
             observer.send(value: starts.increment())
             observer.send(error: TestError(1))
         }
-        #expect(events(of: failing.retry(upTo: 0)) == [.value(1), .failed(TestError(1))])
+        #expect(recordedEvents(of: failing.retry(upTo: 0)) == [.value(1), .failed(TestError(1))])
         #expect(starts.value == 1)
     }
 
@@ -60,14 +54,14 @@ import Testing
             _ = starts.increment()
             observer.sendCompleted()
         }
-        #expect(events(of: producer.repeat(0)) == [.completed])
+        #expect(recordedEvents(of: producer.repeat(0)) == [.completed])
         #expect(starts.value == 0)
     }
 
     @Test func replayLazilyWithNoCapacityReplaysOnlyTheTerminalEvent() {
         let replayed = SignalProducer<Int, Never>([1, 2, 3]).replayLazily(upTo: 0)
-        #expect(events(of: replayed) == [.value(1), .value(2), .value(3), .completed])
-        #expect(events(of: replayed) == [.completed])
+        #expect(recordedEvents(of: replayed) == [.value(1), .value(2), .value(3), .completed])
+        #expect(recordedEvents(of: replayed) == [.completed])
     }
 
     @Test func concurrentFlatteningWithALimitOfOneRunsOneInnerAtATime() {

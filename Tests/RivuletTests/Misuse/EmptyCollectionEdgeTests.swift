@@ -7,44 +7,34 @@ import Testing
 /// completed (so an observer hears `interrupted`, S3); a producer made from none completes at
 /// once, after its sentinel if it has one; a property made from none is `nil`, or the sentinel.
 @Suite struct EmptyCollectionEdgeTests {
-    private func events<Value, Error>(of signal: Signal<Value, Error>) -> [Signal<Value, Error>.Event] {
-        let recorder = EventRecorder<Value, Error>()
-        signal.observe(recorder.observer)
-        return recorder.events
-    }
-
-    private func events<Value, Error>(of producer: SignalProducer<Value, Error>) -> [Signal<Value, Error>.Event] {
-        let recorder = EventRecorder<Value, Error>()
-        producer.start(recorder.observer)
-        return recorder.events
-    }
-
     private let noSignals: [Signal<Int, Never>] = []
     private let noProducers: [SignalProducer<Int, Never>] = []
 
     @Test func combiningNoSignalsGivesASignalThatHasAlreadyCompleted() {
-        #expect(events(of: Signal<Int, Never>.combineLatest(noSignals)) == [.interrupted])
-        #expect(events(of: Signal<Int, Never>.zip(noSignals)) == [.interrupted])
-        #expect(events(of: Signal<Int, Never>.merge(noSignals)) == [.interrupted])
-        #expect(events(of: Signal<Bool, Never>.all([Signal<Bool, Never>]())) == [.interrupted])
+        #expect(recordedEvents(of: Signal<Int, Never>.combineLatest(noSignals)) == [.interrupted])
+        #expect(recordedEvents(of: Signal<Int, Never>.zip(noSignals)) == [.interrupted])
+        #expect(recordedEvents(of: Signal<Int, Never>.merge(noSignals)) == [.interrupted])
+        #expect(recordedEvents(of: Signal<Bool, Never>.all([Signal<Bool, Never>]())) == [.interrupted])
     }
 
     @Test func combiningNoProducersCompletesAtOnce() {
-        #expect(events(of: SignalProducer<Int, Never>.combineLatest(noProducers)) == [.completed])
-        #expect(events(of: SignalProducer<Int, Never>.zip(noProducers)) == [.completed])
-        #expect(events(of: SignalProducer<Int, Never>.merge(noProducers)) == [.completed])
+        #expect(recordedEvents(of: SignalProducer<Int, Never>.combineLatest(noProducers)) == [.completed])
+        #expect(recordedEvents(of: SignalProducer<Int, Never>.zip(noProducers)) == [.completed])
+        #expect(recordedEvents(of: SignalProducer<Int, Never>.merge(noProducers)) == [.completed])
     }
 
     @Test func combiningNoProducersWithASentinelSendsItThenCompletes() {
         #expect(
-            events(of: SignalProducer<Int, Never>.combineLatest(noProducers, emptySentinel: [0])) == [.value([0]), .completed])
-        #expect(events(of: SignalProducer<Int, Never>.zip(noProducers, emptySentinel: [1])) == [.value([1]), .completed])
+            recordedEvents(of: SignalProducer<Int, Never>.combineLatest(noProducers, emptySentinel: [0])) == [
+                .value([0]), .completed,
+            ])
+        #expect(recordedEvents(of: SignalProducer<Int, Never>.zip(noProducers, emptySentinel: [1])) == [.value([1]), .completed])
     }
 
     @Test func allAndAnyOfNoProducersAreTrueAndFalse() {
         let none: [SignalProducer<Bool, Never>] = []
-        #expect(events(of: SignalProducer<Bool, Never>.all(none)) == [.value(true), .completed])
-        #expect(events(of: SignalProducer<Bool, Never>.any(none)) == [.value(false), .completed])
+        #expect(recordedEvents(of: SignalProducer<Bool, Never>.all(none)) == [.value(true), .completed])
+        #expect(recordedEvents(of: SignalProducer<Bool, Never>.any(none)) == [.value(false), .completed])
     }
 
     @Test func combiningNoPropertiesIsNilOrTheSentinel() {
