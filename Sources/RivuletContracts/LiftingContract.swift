@@ -11,6 +11,8 @@ extension OperatorContract {
     ///     signal: { (signal: Signal<Int, ContractError>) in signal.map { $0 * 2 } },
     ///     producer: { (producer: SignalProducer<Int, ContractError>) in producer.map { $0 * 2 } })
     /// ```
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],

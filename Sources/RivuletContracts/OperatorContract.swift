@@ -28,6 +28,8 @@ public enum OperatorContract {
     }
 
     /// Checks an operator on the given input values, with `ContractError` failures.
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -46,6 +48,8 @@ public enum OperatorContract {
     /// Disfavoured: a closure that works on either input (`{ $0.map { $0 * 2 } }`) is checked with
     /// failures (the form above), so that it needs no type annotation; this form is chosen when
     /// the closure needs an input that cannot fail (`{ $0.promoteError(MyError.self) }`).
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     @_disfavoredOverload
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -64,6 +68,8 @@ public enum OperatorContract {
     /// `TestScheduler`, runs the actions due after each of its calls, and lets the scheduler run
     /// on at the end. Everything the operator delivers must still arrive inside the kit's calls,
     /// and a failure or interruption at once, without the clock moving (E2, E4).
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -79,6 +85,8 @@ public enum OperatorContract {
 
     /// Checks an operator that takes closures, each wrapped in the kit's `UserCodeProbe`: on top
     /// of the other checks, the kit sees how the operator calls them (E5, E6, O5, O7).
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -121,6 +129,8 @@ public enum ProducerOperatorContract {
     }
 
     /// Checks an operator on the given input values, with `ContractError` failures.
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -136,6 +146,8 @@ public enum ProducerOperatorContract {
 
     /// Checks an operator whose input cannot fail: the failure scenarios are left out.
     /// Disfavoured, as `OperatorContract`'s form: chosen only when the closure needs it.
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     @_disfavoredOverload
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -152,6 +164,8 @@ public enum ProducerOperatorContract {
 
     /// Checks an operator that shifts time or thread on a scheduler, driven by a `TestScheduler`
     /// as in `OperatorContract`.
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -168,6 +182,8 @@ public enum ProducerOperatorContract {
     }
 
     /// Checks an operator that takes closures, each wrapped in the kit's `UserCodeProbe`.
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],

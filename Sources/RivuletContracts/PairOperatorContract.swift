@@ -16,6 +16,8 @@ extension OperatorContract {
     ///     left.combineLatest(with: right).map { $0 + $1 }
     /// }
     /// ```
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],
@@ -34,6 +36,8 @@ extension OperatorContract {
 extension ProducerOperatorContract {
     /// Checks an operator of two producers, driving both sources, as `OperatorContract` does for
     /// two signals; plus P1, P2 and P4 (disposing of a start ends both sources' starts).
+    ///
+    /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
         inputs: [Input],

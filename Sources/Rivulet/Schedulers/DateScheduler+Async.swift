@@ -25,6 +25,7 @@ extension DateScheduler {
     ///     wake a sleeping task on time, so they do not need it.
     /// - Throws: `CancellationError` if the task is cancelled before or during the sleep (at
     ///   once), or by the time it wakes up.
+    /// - Precondition: `interval` and `leeway` are 0 or more.
     public nonisolated(nonsending) func sleep(
         for interval: DispatchTimeInterval,
         leeway: DispatchTimeInterval = .seconds(0)
@@ -40,6 +41,7 @@ extension DateScheduler {
     ///   - leeway: How late the wake-up may be: 0 or more (precondition).
     /// - Throws: `CancellationError` if the task is cancelled before, during or by the end of the
     ///   sleep.
+    /// - Precondition: `interval` and `leeway` are 0 or more.
     public nonisolated(nonsending) func sleep(
         for interval: TimeInterval,
         leeway: DispatchTimeInterval = .seconds(0)
@@ -58,6 +60,7 @@ extension DateScheduler {
     ///   - leeway: How late the wake-up may be: 0 or more (precondition).
     /// - Throws: `CancellationError` if the task is cancelled before, during or by the end of the
     ///   sleep.
+    /// - Precondition: `leeway` is 0 or more.
     public nonisolated(nonsending) func sleep(until date: Date, leeway: DispatchTimeInterval = .seconds(0)) async throws {
         try await sleep(isolation: #isolation, until: date, leeway: leeway)
     }
@@ -66,16 +69,19 @@ extension DateScheduler {
 extension DateScheduler {
     /// Suspends the calling task until the scheduler's clock has moved on by `interval` (see the
     /// Swift 6.2 form; before Swift 6.2 the sleep runs on the global executor).
+    /// - Precondition: `interval` and `leeway` are 0 or more.
     public func sleep(for interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) async throws {
         try await sleep(isolation: #isolation, for: interval, leeway: leeway, api: "DateScheduler.sleep(for:leeway:)")
     }
 
     /// Suspends the calling task until the scheduler's clock has moved on by `interval` seconds.
+    /// - Precondition: `interval` and `leeway` are 0 or more.
     public func sleep(for interval: TimeInterval, leeway: DispatchTimeInterval = .seconds(0)) async throws {
         try await sleep(isolation: #isolation, forSeconds: interval, leeway: leeway)
     }
 
     /// Suspends the calling task until the scheduler's clock reaches `date`.
+    /// - Precondition: `leeway` is 0 or more.
     public func sleep(until date: Date, leeway: DispatchTimeInterval = .seconds(0)) async throws {
         try await sleep(isolation: #isolation, until: date, leeway: leeway)
     }
@@ -92,6 +98,7 @@ extension DateScheduler {
     /// - Parameters:
     ///   - interval: The time between ticks; positive and not `.never` (precondition).
     ///   - leeway: How late a tick may be: 0 or more (precondition); none by default.
+    /// - Precondition: `interval` is greater than 0 and not `.never`; `leeway` is 0 or more.
     public func timer(interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) -> AsyncStream<Date> {
         _ = interval.checkedRepeatInterval(for: "DateScheduler.timer(interval:leeway:)")
         checkLeeway(leeway, for: "DateScheduler.timer(interval:leeway:)")

@@ -115,6 +115,7 @@ public final class QueueScheduler: DateScheduler {
     ///   - leeway: How late the system may fire each run to group wake-ups.
     ///   - action: The work to run each time.
     /// - Returns: A disposable that cancels the underlying dispatch timer.
+    /// - Precondition: `interval` is greater than 0 and not `.never`.
     @discardableResult
     public func schedule(
         after date: Date,

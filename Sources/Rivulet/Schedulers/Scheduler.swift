@@ -64,6 +64,7 @@ extension DateScheduler {
     ///   - interval: The time between runs; positive and not `.never`.
     ///   - action: The work to run each time.
     /// - Returns: A disposable that stops the repetition, or `nil` when the scheduler cannot cancel.
+    /// - Precondition: `interval` is greater than 0 and not `.never`.
     @discardableResult
     public func schedule(
         after date: Date,
@@ -85,6 +86,7 @@ extension DateScheduler {
     ///   - leeway: How late a run may be; none by default.
     ///   - action: The work to run each time.
     /// - Returns: A disposable that stops the repetition, or `nil` when the scheduler cannot cancel.
+    /// - Precondition: `interval` is greater than 0 and not `.never`.
     @discardableResult
     public func schedule(
         after delay: DispatchTimeInterval,

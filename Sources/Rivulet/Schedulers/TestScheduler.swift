@@ -115,6 +115,7 @@ public final class TestScheduler: DateScheduler {
     ///   - leeway: Ignored: virtual time is exact.
     ///   - action: The work to run each time.
     /// - Returns: A disposable that stops the repetition.
+    /// - Precondition: `interval` is greater than 0 and not `.never`.
     @discardableResult
     public func schedule(
         after date: Date,
@@ -177,6 +178,7 @@ public final class TestScheduler: DateScheduler {
     /// - Parameters:
     ///   - interval: How far to move: not negative, not `.never` (precondition; use
     ///     `run()` to run everything).
+    /// - Precondition: `interval` is 0 or more and not `.never`.
     public func advance(by interval: DispatchTimeInterval) {
         advance(through: target(advancingBy: interval))
     }
@@ -185,6 +187,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Parameters:
     ///   - interval: How far to move, in seconds: finite and not negative (precondition).
+    /// - Precondition: `interval` is finite and 0 or more.
     public func advance(by interval: TimeInterval) {
         advance(through: target(advancingBy: interval))
     }
@@ -194,6 +197,7 @@ public final class TestScheduler: DateScheduler {
     ///
     /// - Parameters:
     ///   - date: Not before `currentDate` (precondition; use `rewind(by:)` to go back).
+    /// - Precondition: `date` is not before `currentDate`.
     public func advance(to date: Date) {
         advance(through: target(advancingTo: date))
     }
@@ -206,6 +210,7 @@ public final class TestScheduler: DateScheduler {
     /// would make this go on forever. Rather than hang, `run()` stops with a precondition failure
     /// after one million actions; run such schedules for a bounded stretch of time with
     /// `advance(by:)` or `advance(to:)` instead. Actions with a delay of `.never` are never run.
+    /// - Precondition: the pending work runs out within one million actions.
     public func run() {
         runActions(limit: Self.runLimit) { $0.takeNextOrEndRun() }
     }
@@ -216,6 +221,7 @@ public final class TestScheduler: DateScheduler {
     /// - Parameters:
     ///   - interval: How far to move back: not negative, not `.never`, and not past the
     ///     start date (precondition).
+    /// - Precondition: `interval` is 0 or more, not `.never`, and does not take the clock before the start date.
     public func rewind(by interval: DispatchTimeInterval) {
         guard let nanoseconds = interval.nanosecondCount else {
             preconditionFailure("Rivulet: TestScheduler.rewind(by:): interval is .never; it must be finite and 0 or more")
@@ -233,6 +239,7 @@ public final class TestScheduler: DateScheduler {
 
     /// Like `advance(by:)`, but on the main actor, letting other tasks run around each action, so
     /// that tasks resumed at one date can schedule work that still falls within this advance.
+    /// - Precondition: `interval` is 0 or more and not `.never`.
     @MainActor
     public func advance(by interval: DispatchTimeInterval) async {
         await advance(through: target(advancingBy: interval))
@@ -240,12 +247,14 @@ public final class TestScheduler: DateScheduler {
 
     /// Like `advance(by:)` with seconds, but on the main actor, letting other tasks run around
     /// each action.
+    /// - Precondition: `interval` is finite and 0 or more.
     @MainActor
     public func advance(by interval: TimeInterval) async {
         await advance(through: target(advancingBy: interval))
     }
 
     /// Like `advance(to:)`, but on the main actor, letting other tasks run around each action.
+    /// - Precondition: `date` is not before `currentDate`.
     @MainActor
     public func advance(to date: Date) async {
         await advance(through: target(advancingTo: date))
@@ -253,6 +262,7 @@ public final class TestScheduler: DateScheduler {
 
     /// Like `run()`, but on the main actor, letting other tasks run around each action; the same
     /// one-million-action bound applies, and the clock ends at `Date.distantFuture`.
+    /// - Precondition: the pending work runs out within one million actions.
     @MainActor
     public func run() async {
         await runActionsYielding(limit: Self.runLimit) { $0.takeNextOrEndRun() }

@@ -53,13 +53,15 @@ public enum DeadlockDiagnostics {
 
     /// How long a sender waits for a turn before it is reported; `nil` turns reports off.
     /// Five seconds unless changed.
+    ///
+    /// - Precondition: A new value is greater than 0 (or `nil`).
     public static var waitThreshold: Duration? {
         get { settings.value.waitThreshold }
         set {
             if let newValue {
                 precondition(
                     newValue > .zero,
-                    "Rivulet: DeadlockDiagnostics.waitThreshold: must be positive (or nil to turn reports off), got \(newValue)"
+                    "Rivulet: DeadlockDiagnostics.waitThreshold: waitThreshold is \(newValue); it must be greater than 0, or nil to turn reports off"
                 )
             }
             settings.modify { $0.waitThreshold = newValue }

@@ -30,3 +30,22 @@ extension DispatchTimeInterval {
         }
     }
 }
+
+extension DispatchTimeInterval {
+    /// The interval in seconds for the time-based channel operator `api`, which stops with a
+    /// precondition failure naming `api` when the interval is negative (`.never` is infinite,
+    /// and allowed: the operator's timer never fires).
+    func channelSeconds(checkedFor api: String) -> TimeInterval {
+        let seconds = channelSeconds
+        precondition(seconds >= 0, "Rivulet: \(api): interval is \(self); it must be 0 or more")
+        return seconds
+    }
+
+    /// Checks the interval of a repeating channel timer: positive and not `.never`, as the core's
+    /// timers require; the precondition failure names `api`.
+    func checkChannelTickInterval(for api: String) {
+        let seconds = channelSeconds
+        precondition(
+            seconds > 0 && seconds.isFinite, "Rivulet: \(api): interval is \(self); it must be greater than 0 and not .never")
+    }
+}

@@ -1,12 +1,18 @@
 extension Channel {
     /// A channel of the values of every source, in the order they arrive. It fails as soon as
     /// one source fails (an `.other` end); otherwise it ends when its last source ends, the way
-    /// that source ended (`.complete`, or `.cancelled` if its input was released).
+    /// that source ended (`.complete`, or `.cancelled` if its input was released). With no
+    /// source, it ends with `.complete` as soon as it is activated, as the core's
+    /// `SignalProducer.merge` of no producer completes at once.
     ///
     /// - Parameter sources: The channels to merge.
     /// - Returns: The merged channel.
     public static func merge(_ sources: Channel<Value>...) -> Channel<Value> {
-        merge(sources: sources)
+        guard !sources.isEmpty else {
+            // With no source the merged input would wait for ever for a last source to end.
+            return Channel(source: .of(ProducerSource(SignalProducer<Value, Never>.empty)))
+        }
+        return merge(sources: sources)
     }
 
     /// A channel of this channel's values and those of `sources` (see `merge(_:)`, static).

@@ -20,7 +20,14 @@ struct ContractRunner<Input: Sendable, InputError: Swift.Error, Output, OutputEr
         _ inputs: [Input],
         error: InputError?
     ) -> ContractReport {
-        ContractRunner(name: name, subject: subject, options: options, values: inputs, error: error).run()
+        // With fewer than two values, the scenarios that check order (E5, E6) would pass without
+        // checking anything, and the report would still list those clauses as checked. An input
+        // of `Never` has no value to give: its checks are about terminal events only.
+        precondition(
+            inputs.count >= 2 || Input.self == Never.self,
+            "RivuletContracts: \(subject.isProducer ? "ProducerOperatorContract" : "OperatorContract").verify: inputs.count is \(inputs.count); it must be 2 or more (0 for an input of Never)"
+        )
+        return ContractRunner(name: name, subject: subject, options: options, values: inputs, error: error).run()
     }
 
     /// Runs every scenario. The report also keeps, for each serial scenario (no concurrent step),

@@ -72,6 +72,7 @@ extension Signal {
 
     /// A signal of arrays of `count` values; when this signal completes, the values left over are
     /// sent as a shorter array. `count` must be greater than 0.
+    /// - Precondition: `count` is greater than 0.
     @inlinable
     public func collect(count: Int) -> Signal<[Value], Error> {
         precheckCollectCount(count)
@@ -106,6 +107,7 @@ extension SignalProducer {
 
     /// A producer of arrays of `count` values; at completion, the values left over are sent as a
     /// shorter array. `count` must be greater than 0.
+    /// - Precondition: `count` is greater than 0.
     @inlinable
     public func collect(count: Int) -> SignalProducer<[Value], Error> {
         precheckCollectCount(count)

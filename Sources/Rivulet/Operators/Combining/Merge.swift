@@ -2,7 +2,8 @@ extension Signal {
     /// A signal of the values of all `signals`, in the order they are sent.
     ///
     /// It fails as soon as one of them fails (E2), and completes once all of them have completed.
-    /// A signal that is interrupted, or had already terminated, simply stops contributing.
+    /// A signal that is interrupted, or had already terminated, simply stops contributing. With
+    /// no signal, the result has already completed, so an observer receives `interrupted` (S3).
     public static func merge<Seq: Sequence>(_ signals: Seq) -> Signal<Value, Error>
     where Seq.Element == Signal<Value, Error> {
         let signals = Array(signals)
@@ -30,7 +31,8 @@ extension SignalProducer {
     /// A producer that starts all `producers` at once, in order, and forwards all their values.
     ///
     /// It fails as soon as one of them fails (E2), and completes once all of them have completed.
-    /// Disposing of it disposes of every one of them (P4).
+    /// Disposing of it disposes of every one of them (P4). With no producer, a start completes
+    /// at once.
     public static func merge<Seq: Sequence>(_ producers: Seq) -> SignalProducer<Value, Error>
     where Seq.Element == SignalProducer<Value, Error> {
         SignalProducer<SignalProducer<Value, Error>, Never>(producers).flatten(.merge)

@@ -45,6 +45,7 @@ extension Signal.Event {
 
 extension Signal {
     /// A signal that drops the first `count` values of this signal, then forwards everything.
+    /// With a `count` of 0 it is this signal.
     ///
     /// - Precondition: `count` is not negative.
     @inlinable
@@ -81,6 +82,7 @@ extension Signal {
 
 extension SignalProducer {
     /// A producer that drops the first `count` values of each start, then forwards everything.
+    /// With a `count` of 0 it is this producer.
     ///
     /// - Precondition: `count` is not negative.
     @inlinable

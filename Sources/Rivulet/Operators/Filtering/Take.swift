@@ -95,6 +95,8 @@ extension Signal {
 
     /// A signal that waits for this signal to complete, then sends its last `count` values and
     /// completes. A failure or interruption is forwarded at once and the kept values are dropped.
+    /// With a `count` of 0 it sends no value and completes when this signal completes
+    /// (ReactiveSwift stops with a precondition failure there).
     ///
     /// - Precondition: `count` is not negative.
     @inlinable
@@ -177,6 +179,8 @@ extension SignalProducer {
 
     /// A producer that waits for each start to complete, then sends its last `count` values and
     /// completes. A failure or interruption is forwarded at once and the kept values are dropped.
+    /// With a `count` of 0 it sends no value and completes when the start completes
+    /// (ReactiveSwift stops with a precondition failure there).
     ///
     /// - Precondition: `count` is not negative.
     @inlinable

@@ -178,6 +178,7 @@ extension SignalProducer {
     /// The shared start runs until this producer ends, or until the returned producer and every
     /// one of its starts are gone: ending a single start does not stop it. `capacity` may be 0
     /// (replay only the terminal event) or `Int.max` (replay everything).
+    /// - Precondition: `capacity` is 0 or more.
     public func replayLazily(upTo capacity: Int) -> SignalProducer<Value, Error> {
         precondition(capacity >= 0, "Rivulet: replayLazily(upTo:): capacity is \(capacity); it must be 0 or more")
         let keeper = ReplayKeeper(upstream: self, capacity: capacity)

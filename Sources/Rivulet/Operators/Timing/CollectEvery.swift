@@ -111,6 +111,7 @@ extension Signal {
     ///   - skipEmpty: Whether a tick with no new value sends nothing (rather than `[]`).
     ///   - discardWhenCompleted: Whether completion drops the values gathered since the last tick
     ///     and completes at once (the default), or waits for the next tick, sends them, then completes.
+    /// - Precondition: `interval` is greater than 0 and not `.never`.
     public func collect(
         every interval: DispatchTimeInterval,
         on scheduler: DateScheduler,
@@ -133,6 +134,7 @@ extension SignalProducer {
     ///   - skipEmpty: Whether a tick with no new value sends nothing (rather than `[]`).
     ///   - discardWhenCompleted: Whether completion drops the values gathered since the last tick
     ///     (the default), or waits for the next tick to send them before completing.
+    /// - Precondition: `interval` is greater than 0 and not `.never`.
     public func collect(
         every interval: DispatchTimeInterval,
         on scheduler: DateScheduler,

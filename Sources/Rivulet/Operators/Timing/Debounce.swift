@@ -98,6 +98,7 @@ extension Signal {
     ///   - scheduler: Where and by whose clock the events are sent.
     ///   - discardWhenCompleted: Whether a value still waiting when this signal completes is
     ///     dropped (the default) or sent at the end of its quiet period, before the completion.
+    /// - Precondition: `interval` is 0 or more (not NaN).
     public func debounce(
         _ interval: TimeInterval,
         on scheduler: DateScheduler,
@@ -116,6 +117,7 @@ extension SignalProducer {
     ///   - scheduler: Where and by whose clock the events are sent.
     ///   - discardWhenCompleted: Whether a value still waiting at completion is dropped (the
     ///     default) or sent at the end of its quiet period, before the completion.
+    /// - Precondition: `interval` is 0 or more (not NaN).
     public func debounce(
         _ interval: TimeInterval,
         on scheduler: DateScheduler,

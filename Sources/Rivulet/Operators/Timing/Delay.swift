@@ -90,6 +90,7 @@ extension Signal {
     /// - Parameters:
     ///   - interval: The delay in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
+    /// - Precondition: `interval` is 0 or more (not NaN).
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Event.delay(interval, on: scheduler))
     }
@@ -102,6 +103,7 @@ extension SignalProducer {
     /// - Parameters:
     ///   - interval: The delay in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
+    /// - Precondition: `interval` is 0 or more (not NaN).
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error>
     where Value: Sendable {
         flatMapTimeShifted(Signal.Event.delay(interval, on: scheduler))

@@ -15,6 +15,7 @@ extension SignalProducer {
     ///   - count: The number of retries; not negative (precondition). With 0 this is `self`.
     ///   - interval: The wait before each retry, in seconds; not negative (precondition).
     ///   - scheduler: The clock, and where retries start.
+    /// - Precondition: `count` is 0 or more, and `interval` is 0 or more.
     public func retry(upTo count: Int, interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error>
     where Value: Sendable {
         precondition(count >= 0, "Rivulet: retry(upTo:interval:on:): count is \(count); it must be 0 or more")

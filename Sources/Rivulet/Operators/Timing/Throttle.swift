@@ -155,6 +155,7 @@ extension Signal {
     /// - Parameters:
     ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
+    /// - Precondition: `interval` is 0 or more (not NaN).
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Event.throttle(interval, on: scheduler))
     }
@@ -183,6 +184,7 @@ extension SignalProducer {
     /// - Parameters:
     ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
+    /// - Precondition: `interval` is 0 or more (not NaN).
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error>
     where Value: Sendable {
         flatMapTimeShifted(Signal.Event.throttle(interval, on: scheduler))

@@ -62,6 +62,7 @@ extension Signal {
     ///     is due at once: only a signal that terminates before the scheduler runs it escapes it.
     ///   - error: The error to fail with.
     ///   - scheduler: Where and by whose clock the failure is sent.
+    /// - Precondition: `interval` is 0 or more (not NaN).
     public func timeout(
         after interval: TimeInterval,
         raising error: Error,
@@ -96,6 +97,7 @@ extension SignalProducer {
     ///   - interval: The time allowed, in seconds; not negative (precondition).
     ///   - error: The error to fail with.
     ///   - scheduler: Where and by whose clock the failure is sent.
+    /// - Precondition: `interval` is 0 or more (not NaN).
     public func timeout(
         after interval: TimeInterval,
         raising error: Error,

@@ -11,25 +11,29 @@ extension Channel {
     /// `flushOnClose`.
     ///
     /// - Parameters:
-    ///   - interval: The quiet period.
+    ///   - interval: The quiet period; with `.never`, no value is ever sent.
     ///   - flushOnClose: Whether a value still waiting when the channel completes is sent first.
     ///   - context: Whose clock counts, and where values are sent from.
     /// - Returns: The debounced channel.
+    /// - Precondition: `interval` is 0 or more.
     public func debounce(interval: DispatchTimeInterval, flushOnClose: Bool = false, context: Exec = .direct)
         -> Channel<Value> where Value: Sendable
     {
-        Channel(producer.debounce(interval.channelSeconds, on: context.clock, discardWhenCompleted: !flushOnClose))
+        let seconds = interval.channelSeconds(checkedFor: "Channel.debounce(interval:flushOnClose:context:)")
+        return Channel(producer.debounce(seconds, on: context.clock, discardWhenCompleted: !flushOnClose))
     }
 
     /// A channel of this channel's values, each sent `interval` later (the core's `delay`);
     /// a failure is sent at once (E2).
     ///
     /// - Parameters:
-    ///   - interval: How much later.
+    ///   - interval: How much later; with `.never`, no value is ever sent.
     ///   - context: Whose clock counts, and where values are sent from.
     /// - Returns: The delayed channel.
+    /// - Precondition: `interval` is 0 or more.
     public func delay(interval: DispatchTimeInterval, context: Exec = .direct) -> Channel<Value> where Value: Sendable {
-        Channel(producer.delay(interval.channelSeconds, on: context.clock))
+        let seconds = interval.channelSeconds(checkedFor: "Channel.delay(interval:context:)")
+        return Channel(producer.delay(seconds, on: context.clock))
     }
 
     /// A channel that sends at most one value per `interval`: the latest one at the end of each
@@ -39,17 +43,20 @@ extension Channel {
     ///   - interval: The shortest time between two values.
     ///   - context: Whose clock counts, and where values are sent from.
     /// - Returns: The throttled channel.
+    /// - Precondition: `interval` is 0 or more.
     public func throttle(interval: DispatchTimeInterval, context: Exec = .direct) -> Channel<Value> where Value: Sendable {
-        Channel(producer.throttle(interval.channelSeconds, on: context.clock))
+        let seconds = interval.channelSeconds(checkedFor: "Channel.throttle(interval:context:)")
+        return Channel(producer.throttle(seconds, on: context.clock))
     }
 
     /// A channel of arrays of `count` values (the last one shorter, sent at completion) (the
     /// core's `collect(count:)`).
     ///
-    /// - Parameter count: The number of values per array; positive (precondition).
+    /// - Parameter count: The number of values per array.
     /// - Returns: The buffering channel.
+    /// - Precondition: `count` is greater than 0.
     public func buffer(count: Int) -> Channel<[Value]> where Value: Sendable {
-        precondition(count > 0, "Rivulet: Channel.buffer(count:): count is \(count); it must be positive")
+        precondition(count > 0, "Rivulet: Channel.buffer(count:): count is \(count); it must be greater than 0")
         return Channel<[Value]>(producer.collect(count: count))
     }
 }
@@ -61,8 +68,10 @@ extension Channel where Value == Int {
     ///   - interval: The time between two values.
     ///   - context: Whose clock counts, and where values are sent from.
     /// - Returns: The counting channel.
+    /// - Precondition: `interval` is greater than 0 and not `.never`.
     public static func interval(_ interval: DispatchTimeInterval, context: Exec = .global) -> Channel<Int> where Value: Sendable {
-        Channel(
+        interval.checkChannelTickInterval(for: "Channel.interval(_:context:)")
+        return Channel(
             SignalProducer<Date, Never>.timer(interval: interval, on: context.clock)
                 .scan(-1) { count, _ in count + 1 })
     }

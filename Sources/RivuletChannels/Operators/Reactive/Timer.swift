@@ -11,18 +11,20 @@ extension Channel {
     /// activation starts the count afresh.
     ///
     /// - Parameters:
-    ///   - interval: How long to wait after activation.
+    ///   - interval: How long to wait after activation; with `.never`, the channel never sends.
     ///   - value: The value to send.
     ///   - context: Whose clock counts, and where the value is sent from.
     /// - Returns: The timer channel.
+    /// - Precondition: `interval` is 0 or more.
     public static func timer(interval: DispatchTimeInterval, value: Value? = nil, context: Exec = .global) -> Channel<Value>
     where Value: Sendable {
+        let seconds = interval.channelSeconds(checkedFor: "Channel.timer(interval:value:context:)")
         let clock = context.clock
         let payload = UncheckedSendable(value ?? (() as? Value))
         return Channel(
             SignalProducer<Value, Never> { observer, lifetime in
                 let sink = UncheckedSendable(observer)
-                lifetime += clock.schedule(after: clock.currentDate.addingTimeInterval(interval.channelSeconds)) {
+                lifetime += clock.schedule(after: clock.currentDate.addingTimeInterval(seconds)) {
                     if let value = payload.value { sink.value.send(value: value) }
                     sink.value.sendCompleted()
                 }
@@ -34,13 +36,15 @@ extension Channel {
     /// from activation, and again from each value when `resetOnValue`).
     ///
     /// - Parameters:
-    ///   - interval: The longest wait.
+    ///   - interval: The longest wait; with `.never`, the channel never times out.
     ///   - resetOnValue: Whether each value restarts the count.
     ///   - context: Whose clock counts.
     /// - Returns: The channel with a timeout.
+    /// - Precondition: `interval` is 0 or more.
     public func timeout(interval: DispatchTimeInterval, resetOnValue: Bool = true, context: Exec = .direct)
         -> Channel<Value> where Value: Sendable
     {
+        let seconds = interval.channelSeconds(checkedFor: "Channel.timeout(interval:resetOnValue:context:)")
         let clock = context.clock
         let upstream = self
         return Channel(
@@ -48,7 +52,7 @@ extension Channel {
                 let sink = UncheckedSendable(observer)
                 let timer = SerialDisposable()
                 let arm: @Sendable () -> Void = {
-                    timer.inner = clock.schedule(after: clock.currentDate.addingTimeInterval(interval.channelSeconds)) {
+                    timer.inner = clock.schedule(after: clock.currentDate.addingTimeInterval(seconds)) {
                         sink.value.send(error: .other(ChannelReactiveError.timeout))
                     }
                 }
