@@ -1,0 +1,226 @@
+import Foundation
+@testable import Rivulet
+
+// Runs one generated script against one operator, in its signal form and then its producer form,
+// and compares what each observer received with the operator's reference model; checks E1, E5, E6
+// and S5 on the way. Returns a description of the first difference, or nil.
+
+/// The test's side of the operator's inputs: two pipes (unary operators ignore the second), and
+/// the log of every input in the order it happened, re-entrant sends and clock ticks included.
+/// The log is what the models are given.
+final class FuzzInputs: Sendable {
+    let pipes: [(output: Signal<Int, TestError>, input: Signal<Int, TestError>.Observer)]
+    private let log = Locked<[ModelInput]>([])
+    /// The value observer 0 sends into port 0 at its next value, if any.
+    private let reentry = Locked<Int?>(nil)
+    /// Per port: how many starts of its producer began, and how many ended.
+    let starts = [Counter(), Counter()]
+    let ends = [Counter(), Counter()]
+
+    init() { pipes = [Signal.pipe(), Signal.pipe()] }
+
+    var inputs: [ModelInput] { log.withLock { $0 } }
+    var count: Int { log.withLock { $0.count } }
+
+    func send(_ port: Int, _ event: ModelEvent<Int>) {
+        log.withLock { $0.append(.event(port: port, event)) }
+        pipes[port].input.send(event.signalEvent)
+    }
+
+    func tick(_ scheduler: TestScheduler) {
+        log.withLock { $0.append(.tick) }
+        scheduler.advance(by: 1.0)
+    }
+
+    func arm(_ value: Int) { reentry.withLock { $0 = value } }
+
+    /// Called by observer 0 at each value: sends the armed value re-entrantly.
+    func reenterIfArmed() {
+        if let value = reentry.withLock({ armed -> Int? in
+            defer { armed = nil }
+            return armed
+        }) {
+            send(0, .value(value))
+        }
+    }
+
+    /// The producer of `port`: each start observes the pipe and counts its start and its end.
+    func producer(_ port: Int) -> SignalProducer<Int, TestError> {
+        let signal = pipes[port].output
+        let (started, ended) = (starts[port], ends[port])
+        return SignalProducer { observer, lifetime in
+            started.increment()
+            let observation = signal.observe(observer)
+            _ = lifetime.observeEnded {
+                observation?.dispose()
+                ended.increment()
+            }
+        }
+    }
+}
+
+/// What one observer received. The handler flags an overlapping or recursive delivery (E5, E6)
+/// with an in-flight flag, and holds a token whose release shows the observer was let go (S5).
+final class FuzzRecording<Out: Equatable & Sendable>: Sendable {
+    private struct State {
+        var events: [ModelEvent<Out>] = []
+        var inFlight = false
+        var overlaps = 0
+    }
+    private let state = Locked(State())
+    let token = WeakBox<Tracked>(nil)
+
+    var events: [ModelEvent<Out>] { state.withLock { $0.events } }
+    var overlaps: Int { state.withLock { $0.overlaps } }
+
+    /// The observer's handler; `onValue` runs after each value is recorded.
+    func handler(onValue: @escaping @Sendable () -> Void) -> @Sendable (ModelEvent<Out>) -> Void {
+        let tracked = Tracked()
+        token.object = tracked
+        return { [state] event in
+            withExtendedLifetime(tracked) {}
+            let nested = state.withLock { state -> Bool in
+                let nested = state.inFlight
+                if nested { state.overlaps += 1 }
+                state.inFlight = true
+                state.events.append(event)
+                return nested
+            }
+            if case .value = event { onValue() }
+            if !nested { state.withLock { $0.inFlight = false } }
+        }
+    }
+
+    /// E1, E5 and E6 problems, if any.
+    var grammarProblem: String? {
+        let events = self.events
+        if let end = events.firstIndex(where: \.isTerminal), end != events.count - 1 {
+            return "E1: \(events[end + 1]) arrived after the terminal event \(events[end])"
+        }
+        if overlaps > 0 { return "E5/E6: \(overlaps) deliveries overlapped or recursed into a running one" }
+        return nil
+    }
+}
+
+private struct Attached<Out: Equatable & Sendable> {
+    let recording = FuzzRecording<Out>()
+    var disposable: Disposable?
+    /// The input-log positions when the observer joined and left.
+    let joinedAt: Int
+    var leftAt: Int?
+}
+
+/// Runs `script` against both forms of `operation`; returns the first problem found.
+func runFuzzScript<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzScript) -> String? {
+    if let problem = runSignalForm(operation, script) { return "signal form: " + problem }
+    if operation.producer != nil, let problem = runProducerForm(operation, script) { return "producer form: " + problem }
+    return nil
+}
+
+private func perform(_ step: FuzzStep, _ inputs: FuzzInputs, _ scheduler: TestScheduler) {
+    switch step {
+    case .send(let port, let value): inputs.send(port, .value(value))
+    case .fail(let port, let code): inputs.send(port, .failed(code))
+    case .complete(let port): inputs.send(port, .completed)
+    case .interrupt(let port): inputs.send(port, .interrupted)
+    case .advance(let ticks): for _ in 0..<ticks { inputs.tick(scheduler) }
+    case .reenter(let value): inputs.arm(value)
+    case .join, .leave, .dispose: break
+    }
+}
+
+private func runSignalForm<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzScript) -> String? {
+    let scheduler = TestScheduler()
+    let inputs = FuzzInputs()
+    let stream = operation.signal(inputs.pipes.map(\.output), scheduler)
+    var observers: [Attached<Out>] = []
+    func join() {
+        var attached = Attached<Out>(joinedAt: inputs.count)
+        let first = observers.isEmpty
+        attached.disposable = stream.attach(attached.recording.handler { if first { inputs.reenterIfArmed() } })
+        observers.append(attached)
+    }
+    func leave(_ index: Int) {
+        guard observers.indices.contains(index), observers[index].leftAt == nil else { return }
+        observers[index].leftAt = inputs.count
+        observers[index].disposable?.dispose()
+    }
+    join()
+    for step in script.steps {
+        switch step {
+        case .join: join()
+        case .leave(let index): leave(index)
+        case .dispose: for index in observers.indices { leave(index) }
+        default: perform(step, inputs, scheduler)
+        }
+    }
+    let log = inputs.inputs
+    let full = operation.model(log)
+    for (index, observer) in observers.enumerated() {
+        let before = operation.model(Array(log[..<observer.joinedAt]))
+        guard full.starts(with: before) else { return "the model is not causal: \(before) then \(full)" }
+        let expected: [ModelEvent<Out>]
+        if before.last?.isTerminal == true {
+            expected = [.interrupted]  // S3: observing a terminated signal
+        } else {
+            let end = observer.leftAt.map { operation.model(Array(log[..<$0])).count } ?? full.count
+            expected = Array(full[before.count..<end])
+        }
+        let recording = observer.recording
+        if let problem = recording.grammarProblem { return "observer \(index): \(problem)" }
+        if recording.events != expected {
+            return "observer \(index) received \(recording.events), the model expects \(expected)"
+        }
+        let ended = observer.leftAt != nil || recording.events.last?.isTerminal == true
+        if ended, recording.token.object != nil {
+            return "S5: observer \(index) was not released after \(observer.leftAt != nil ? "leaving" : "the terminal event")"
+        }
+    }
+    withExtendedLifetime(inputs) {}
+    return nil
+}
+
+private func runProducerForm<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzScript) -> String? {
+    guard let makeProducer = operation.producer else { return nil }
+    let scheduler = TestScheduler()
+    let inputs = FuzzInputs()
+    let stream = makeProducer([inputs.producer(0), inputs.producer(1)], scheduler)
+    let recording = FuzzRecording<Out>()
+    let disposable = stream.attach(recording.handler { inputs.reenterIfArmed() })
+    var disposedAt: Int?
+    for step in script.steps {
+        switch step {
+        case .join, .leave: break
+        case .dispose:
+            if disposedAt == nil { disposedAt = inputs.count }
+            disposable?.dispose()
+        default: perform(step, inputs, scheduler)
+        }
+    }
+    let log = inputs.inputs
+    var expected: [ModelEvent<Out>]
+    if let disposedAt {
+        // P4, as in ReactiveSwift: the interruption enters the chain at its source and flows down
+        // through every stage; a stage that delivers on a scheduler delivers it there (at a later
+        // tick). Only the clock goes on after the disposal.
+        let after = log[disposedAt...].filter { $0 == .tick }
+        expected = operation.model(Array(log[..<disposedAt]) + [.event(port: 0, .interrupted)] + after)
+        if !operation.timed, expected.last?.isTerminal != true { expected.append(.interrupted) }
+    } else {
+        expected = operation.model(log)
+    }
+    if let problem = recording.grammarProblem { return problem }
+    if recording.events != expected { return "received \(recording.events), the model expects \(expected)" }
+    let outputEnded = expected.last?.isTerminal == true
+    if outputEnded, recording.token.object != nil { return "S5: the observer was not released after the terminal event" }
+    for port in 0..<2 {
+        let (started, ended) = (inputs.starts[port].value, inputs.ends[port].value)
+        let portEnded = log.contains { if case .event(port, let event) = $0 { return event.isTerminal } else { return false } }
+        let mustEnd = started > 0 && (outputEnded || portEnded || disposedAt != nil)
+        if ended > started { return "S5: source \(port) ended \(ended) times after \(started) starts" }
+        if mustEnd, ended != started { return "S5: source \(port) was not disposed (\(started) starts, \(ended) ends)" }
+        if !mustEnd, ended != 0 { return "source \(port) was disposed while the output and the source were running" }
+    }
+    withExtendedLifetime(disposable) {}
+    return nil
+}
