@@ -49,12 +49,16 @@ extension ModelEvent where Value == Int {
 /// An operator under test: its reference model, and how to apply it to signals and (where it has
 /// a producer form) to producers. Each form gets one source per port, and the test scheduler.
 struct FuzzOperator<Out: Equatable & Sendable> {
-    typealias Sources<S> = ([S], TestScheduler) -> FuzzStream<Out>
+    typealias Sources<S> = ([S], FuzzInputs) -> FuzzStream<Out>
     let name: String
     let model: FuzzModel<Out>
     /// Whether the operator delivers on the scheduler (then a disposed start's interruption comes
     /// at the next tick).
-    var timed = false
+    let timed: Bool
+    /// Where a disposed start's interruption enters: at the source, flowing down through the
+    /// operator (most operators), or at the operator itself (flattenings, `merge`), which then
+    /// sends it on at once.
+    var disposalEntersAtSource = true
     let signal: Sources<Signal<Int, TestError>>
     let producer: Sources<SignalProducer<Int, TestError>>?
 
@@ -64,11 +68,13 @@ struct FuzzOperator<Out: Equatable & Sendable> {
         model: @escaping FuzzModel<Out>,
         value: @escaping @Sendable (V) -> Out,
         error: @escaping @Sendable (F) -> Int,
-        signal: @escaping ([Signal<Int, TestError>], TestScheduler) -> Signal<V, F>,
-        producer: (([SignalProducer<Int, TestError>], TestScheduler) -> SignalProducer<V, F>)?
+        timed: Bool = false,
+        signal: @escaping ([Signal<Int, TestError>], FuzzInputs) -> Signal<V, F>,
+        producer: (([SignalProducer<Int, TestError>], FuzzInputs) -> SignalProducer<V, F>)?
     ) {
         self.name = name
         self.model = model
+        self.timed = timed
         self.signal = { FuzzStream(signal: signal($0, $1), value: value, error: error) }
         self.producer = producer.map { make in { FuzzStream(producer: make($0, $1), value: value, error: error) } }
     }
@@ -79,10 +85,11 @@ extension FuzzOperator {
     init(
         _ name: String,
         model: @escaping FuzzModel<Out>,
-        signal: @escaping ([Signal<Int, TestError>], TestScheduler) -> Signal<Out, TestError>,
-        producer: (([SignalProducer<Int, TestError>], TestScheduler) -> SignalProducer<Out, TestError>)?
+        timed: Bool = false,
+        signal: @escaping ([Signal<Int, TestError>], FuzzInputs) -> Signal<Out, TestError>,
+        producer: (([SignalProducer<Int, TestError>], FuzzInputs) -> SignalProducer<Out, TestError>)?
     ) {
-        self.init(name, model: model, value: { $0 }, error: code, signal: signal, producer: producer)
+        self.init(name, model: model, value: { $0 }, error: code, timed: timed, signal: signal, producer: producer)
     }
 
     /// A one-input operator without a clock, on `Int` and `TestError`.
@@ -93,6 +100,13 @@ extension FuzzOperator {
         producer: @escaping (SignalProducer<Int, TestError>) -> SignalProducer<Out, TestError>
     ) -> FuzzOperator {
         FuzzOperator(name, model: model, signal: { sources, _ in signal(sources[0]) }, producer: { sources, _ in producer(sources[0]) })
+    }
+
+    /// The operator with the interruption of a disposed start entering at the operator.
+    var interruptedAtOperator: FuzzOperator {
+        var copy = self
+        copy.disposalEntersAtSource = false
+        return copy
     }
 
     /// A type-erased case for the runner.
