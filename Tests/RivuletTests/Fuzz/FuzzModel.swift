@@ -25,6 +25,14 @@ enum ModelEvent<Value: Equatable & Sendable>: Equatable, Sendable, CustomStringC
 enum ModelInput: Equatable, Sendable {
     case event(port: Int, ModelEvent<Int>)
     case tick
+    /// The producer form's start was disposed of: the interruption enters at the source, so most
+    /// models read it as port 0's interruption (`asSourceEvent`); a few handle it themselves.
+    case disposed
+
+    /// The input with a disposal read as port 0's interruption.
+    var asSourceEvent: ModelInput {
+        self == .disposed ? .event(port: 0, .interrupted) : self
+    }
 }
 
 /// A reference model: a plain function from the inputs, in the order they happened, to the
@@ -42,7 +50,7 @@ func grammatical<V>(_ events: [ModelEvent<V>]) -> [ModelEvent<V>] {
 func portEvents(_ inputs: [ModelInput], _ port: Int = 0) -> [ModelEvent<Int>] {
     grammatical(
         inputs.compactMap {
-            if case .event(port, let event) = $0 { return event }
+            if case .event(port, let event) = $0.asSourceEvent { return event }
             return nil
         })
 }
@@ -110,16 +118,26 @@ struct ModelClock<Action> {
 func clockedModel<State: Sendable, Action, Out>(
     initial: State,
     onInput: @escaping @Sendable (inout State, inout ModelClock<Action>, Int, ModelEvent<Int>, inout [ModelEvent<Out>]) -> Void,
-    onAction: @escaping @Sendable (inout State, inout ModelClock<Action>, Action, inout [ModelEvent<Out>]) -> Void
+    onAction: @escaping @Sendable (inout State, inout ModelClock<Action>, Action, inout [ModelEvent<Out>]) -> Void,
+    onDisposal: (@Sendable (inout State, inout ModelClock<Action>, inout [ModelEvent<Out>]) -> Void)? = nil,
+    onStart: (@Sendable (inout State, inout ModelClock<Action>) -> Void)? = nil
 ) -> FuzzModel<Out> {
     { inputs in
         var state = initial
         var clock = ModelClock<Action>()
         var output: [ModelEvent<Out>] = []
         var ended: Set<Int> = []
+        onStart?(&state, &clock)
         for input in inputs {
             if output.last?.isTerminal == true { break }
             switch input {
+            case .disposed where onDisposal != nil:
+                onDisposal?(&state, &clock, &output)
+                ended.insert(0)
+            case .disposed:
+                guard !ended.contains(0) else { continue }
+                ended.insert(0)
+                onInput(&state, &clock, 0, .interrupted, &output)
             case .event(let port, let event):
                 guard !ended.contains(port) else { continue }
                 if event.isTerminal { ended.insert(port) }

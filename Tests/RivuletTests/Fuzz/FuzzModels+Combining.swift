@@ -8,7 +8,7 @@ enum CombiningModels {
     static func events(_ inputs: [ModelInput]) -> [(port: Int, event: ModelEvent<Int>)] {
         var ended: Set<Int> = []
         return inputs.compactMap { input in
-            guard case .event(let port, let event) = input, !ended.contains(port) else { return nil }
+            guard case .event(let port, let event) = input.asSourceEvent, !ended.contains(port) else { return nil }
             if event.isTerminal { ended.insert(port) }
             return (port, event)
         }
