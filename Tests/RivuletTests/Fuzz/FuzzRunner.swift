@@ -90,6 +90,12 @@ final class FuzzRecording<Out: Equatable & Sendable>: Sendable {
     let token = WeakBox<Tracked>(nil)
 
     var events: [ModelEvent<Out>] { state.withLock { $0.events } }
+    var values: [Out] {
+        events.compactMap {
+            if case .value(let value) = $0 { return value }
+            return nil
+        }
+    }
     var overlaps: Int { state.withLock { $0.overlaps } }
 
     /// The observer's handler; `onValue` runs after each value is recorded.
