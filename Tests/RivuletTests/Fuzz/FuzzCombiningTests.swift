@@ -15,16 +15,24 @@ struct FuzzCombiningTests {
         producer.map { _ in () }.flatMapError { _ in .empty }
     }
     static func never(_ signal: Signal<Int, TestError>) -> Signal<Int, Never> { signal.flatMapError { _ in .empty } }
-    static func never(_ producer: SignalProducer<Int, TestError>) -> SignalProducer<Int, Never> { producer.flatMapError { _ in .empty } }
+    static func never(_ producer: SignalProducer<Int, TestError>) -> SignalProducer<Int, Never> {
+        producer.flatMapError { _ in .empty }
+    }
 
     @Test("Combining operators match their models on generated scripts")
     func combining() {
         fuzzFamily(
             "combining", shape: FuzzShape(ports: 2, maxSteps: 20),
             [
-                Op("merge", model: CombiningModels.merge, signal: { s, _ in s[0].merge(with: s[1]) }, producer: { s, _ in s[0].merge(with: s[1]) })
-                    .interruptedAtOperator.erased,
-                Op("Signal.merge", model: CombiningModels.merge, signal: { s, _ in Signal<Int, TestError>.merge([s[0], s[1]]) }, producer: nil).erased,
+                Op(
+                    "merge", model: CombiningModels.merge, signal: { s, _ in s[0].merge(with: s[1]) },
+                    producer: { s, _ in s[0].merge(with: s[1]) }
+                )
+                .interruptedAtOperator.erased,
+                Op(
+                    "Signal.merge", model: CombiningModels.merge, signal: { s, _ in Signal<Int, TestError>.merge([s[0], s[1]]) },
+                    producer: nil
+                ).erased,
                 Op<[Int]>(
                     "combineLatest", model: CombiningModels.combineLatest, value: { [$0.0, $0.1] }, error: code,
                     signal: { s, _ in s[0].combineLatest(with: s[1]) }, producer: { s, _ in s[0].combineLatest(with: s[1]) }
@@ -55,7 +63,8 @@ struct FuzzCombiningTests {
                 ).erased,
                 Op<[Int]>(
                     "sample(with:)", model: CombiningModels.sample(paired: true), value: { [$0.0, $0.1] }, error: code,
-                    signal: { s, _ in s[0].sample(with: Self.never(s[1])) }, producer: { s, _ in s[0].sample(with: Self.never(s[1])) }
+                    signal: { s, _ in s[0].sample(with: Self.never(s[1])) },
+                    producer: { s, _ in s[0].sample(with: Self.never(s[1])) }
                 ).erased,
                 Op<[Int]>(
                     "withLatest(from:)", model: CombiningModels.withLatest, value: { [$0.0, $0.1] }, error: code,
@@ -81,12 +90,17 @@ struct FuzzCombiningTests {
                 ).erased,
                 Op.unary(
                     "flatMapError (fails again)", model: ErrorModels.flatMapError({ [$0] }, refail: true),
-                    signal: { $0.flatMapError { error in SignalProducer(value: error.code).concat(error: TestError(error.code + 1)) } },
-                    producer: { $0.flatMapError { error in SignalProducer(value: error.code).concat(error: TestError(error.code + 1)) } }
+                    signal: {
+                        $0.flatMapError { error in SignalProducer(value: error.code).concat(error: TestError(error.code + 1)) }
+                    },
+                    producer: {
+                        $0.flatMapError { error in SignalProducer(value: error.code).concat(error: TestError(error.code + 1)) }
+                    }
                 ).erased,
                 Op.unary(
                     "promoteError", model: ErrorModels.flatMapError { _ in [] },
-                    signal: { Self.never($0).promoteError(TestError.self) }, producer: { Self.never($0).promoteError(TestError.self) }
+                    signal: { Self.never($0).promoteError(TestError.self) },
+                    producer: { Self.never($0).promoteError(TestError.self) }
                 ).erased,
                 Op<Int>(
                     "on(event:) and logEvents", model: valueModel { [$0] }, value: { $0 }, error: code,

@@ -90,14 +90,18 @@ struct FuzzConcurrencyTests {
 
         func problems() -> String? {
             for recording in recordings.withLock({ $0 }) {
-                if let problem = FuzzConcurrencyTests.check(recording, complete: false) { return "a churning observer: " + problem }
+                if let problem = FuzzConcurrencyTests.check(recording, complete: false) {
+                    return "a churning observer: " + problem
+                }
             }
             return nil
         }
     }
 
     /// Runs `body` for every seed under a watchdog; records the first problem with its schedule.
-    func forEachSchedule(_ name: String, _ body: @escaping @Sendable (Schedule) -> String?, sourceLocation: SourceLocation = #_sourceLocation) {
+    func forEachSchedule(
+        _ name: String, _ body: @escaping @Sendable (Schedule) -> String?, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let seeds = Self.seeds()
         let failure = Locked<String?>(nil)
         withWatchdog(seconds: 300, "\(name) schedules", sourceLocation: sourceLocation) {
@@ -136,7 +140,9 @@ struct FuzzConcurrencyTests {
                 if let terminal = schedule.terminals[thread] { input.send(terminal.signalEvent) }
             }
             if !schedule.racing {
-                if recording.events.count != schedule.total { return "\(recording.events.count) of \(schedule.total) values arrived" }
+                if recording.events.count != schedule.total {
+                    return "\(recording.events.count) of \(schedule.total) values arrived"
+                }
                 input.sendCompleted()
             }
             return Self.check(recording, complete: true) ?? churn.problems()
@@ -148,7 +154,8 @@ struct FuzzConcurrencyTests {
     func merge() {
         forEachSchedule("merge") { schedule in
             let disposals = (0..<schedule.threads).map { _ in Counter() }
-            let pipes = disposals.map { counter in Signal<Int, TestError>.pipe(disposable: AnyDisposable { counter.increment() }) }
+            let pipes = disposals.map { counter in Signal<Int, TestError>.pipe(disposable: AnyDisposable { counter.increment() })
+            }
             let merged = Signal<Int, TestError>.merge(pipes.map(\.output))
             let recording = FuzzRecording<Int>()
             merged.observe(Self.observer(recording))
@@ -157,10 +164,13 @@ struct FuzzConcurrencyTests {
                 guard thread < schedule.threads else { return churn.run(merged) }
                 for index in 0..<schedule.counts[thread] { pipes[thread].input.send(value: Self.encode(thread, index)) }
                 // A racing sender fails the merge or stops contributing; the others complete.
-                pipes[thread].input.send(schedule.terminals[thread].map { $0 == .completed ? .failed(TestError(2)) : $0.signalEvent } ?? .completed)
+                pipes[thread].input.send(
+                    schedule.terminals[thread].map { $0 == .completed ? .failed(TestError(2)) : $0.signalEvent } ?? .completed)
             }
             let failed = schedule.terminals.contains { $0 != nil && $0 != .interrupted }
-            if !failed, recording.values.count != schedule.total { return "\(recording.values.count) of \(schedule.total) values arrived" }
+            if !failed, recording.values.count != schedule.total {
+                return "\(recording.values.count) of \(schedule.total) values arrived"
+            }
             if let problem = Self.check(recording, complete: true) ?? churn.problems() { return problem }
             if disposals.contains(where: { $0.value != 1 }) { return "input disposals \(disposals.map(\.value)), not once each" }
             return Self.checkEnd(recording, disposals: 1, expectTerminal: true)
@@ -171,7 +181,8 @@ struct FuzzConcurrencyTests {
     func combineLatest() {
         forEachSchedule("combineLatest") { schedule in
             let disposals = [Counter(), Counter()]
-            let pipes = disposals.map { counter in Signal<Int, TestError>.pipe(disposable: AnyDisposable { counter.increment() }) }
+            let pipes = disposals.map { counter in Signal<Int, TestError>.pipe(disposable: AnyDisposable { counter.increment() })
+            }
             let combined = pipes[0].output.combineLatest(with: pipes[1].output).map { $0 * 100_000 + $1 }
             let recording = FuzzRecording<Int>()
             combined.observe(Self.observer(recording))
@@ -216,7 +227,9 @@ struct FuzzConcurrencyTests {
             }
             outer.input.sendCompleted()
             let failed = schedule.terminals.contains(.failed(1))
-            if !failed, recording.values.count != schedule.total { return "\(recording.values.count) of \(schedule.total) values arrived" }
+            if !failed, recording.values.count != schedule.total {
+                return "\(recording.values.count) of \(schedule.total) values arrived"
+            }
             if let problem = Self.check(recording, complete: true) ?? churn.problems() { return problem }
             if starts.value != schedule.threads || ends.value != starts.value {
                 return "\(starts.value) inner starts for \(schedule.threads) values, \(ends.value) ends"
@@ -239,14 +252,19 @@ struct FuzzConcurrencyTests {
                 for index in 0..<schedule.counts[thread] { property.value = Self.encode(thread, index) }
             }
             start.dispose()
-            if recording.values.count != schedule.total { return "\(recording.values.count) of \(schedule.total) changes arrived" }
-            if property.value != recording.values.last { return "R1: the property reads \(property.value), its last change was \(recording.values.last ?? -1)" }
+            if recording.values.count != schedule.total {
+                return "\(recording.values.count) of \(schedule.total) changes arrived"
+            }
+            if property.value != recording.values.last {
+                return "R1: the property reads \(property.value), its last change was \(recording.values.last ?? -1)"
+            }
             if started.values.first != -1 && started.values.first.map({ $0 < 10_000 * schedule.threads }) != true {
                 return "the producer's first value \(String(describing: started.values.first)) is not a value the property had"
             }
             let afterStart = Array(started.events.dropFirst())
             if afterStart.last != .interrupted { return "the disposed start ended with \(String(describing: afterStart.last))" }
-            return Self.check(recording, complete: true) ?? Self.check(started, complete: false, components: { $0 < 0 ? [] : [$0] })
+            return Self.check(recording, complete: true)
+                ?? Self.check(started, complete: false, components: { $0 < 0 ? [] : [$0] })
         }
     }
 }

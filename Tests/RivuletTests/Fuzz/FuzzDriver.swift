@@ -23,7 +23,8 @@ func fuzzSeeds() -> [UInt64] {
 /// Runs the family's scripts against each of its operators; records one issue per failing
 /// operator, with its shrunk reproduction. Returns how many scripts were generated.
 @discardableResult
-func fuzzFamily(_ family: String, shape: FuzzShape, _ cases: [FuzzCase], sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+func fuzzFamily(_ family: String, shape: FuzzShape, _ cases: [FuzzCase], sourceLocation: SourceLocation = #_sourceLocation) -> Int
+{
     let seeds = fuzzSeeds()
     var failed = Set<String>()
     for seed in seeds {

@@ -114,7 +114,9 @@ enum TimeModels {
                 case .completed:
                     stop(inner, &state, &clock)
                     if let limit {
-                        while state.running.count < limit, !state.waiting.isEmpty { start(state.waiting.removeFirst(), &state, &clock) }
+                        while state.running.count < limit, !state.waiting.isEmpty {
+                            start(state.waiting.removeFirst(), &state, &clock)
+                        }
                     }
                     finishIfDone(state, &output)
                 }
@@ -212,7 +214,9 @@ enum TimeModels {
                 if event.isTerminal { clock.cancelAll() }
                 output.append(event)
             },
-            onAction: { (_: inout Int, _: inout ModelClock<Int>, _: Int, output: inout [ModelEvent<Int>]) in output.append(.failed(code)) },
+            onAction: { (_: inout Int, _: inout ModelClock<Int>, _: Int, output: inout [ModelEvent<Int>]) in
+                output.append(.failed(code))
+            },
             onStart: { _, clock in clock.schedule(after: interval, code) })
     }
 

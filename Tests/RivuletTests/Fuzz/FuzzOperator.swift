@@ -11,7 +11,9 @@ struct FuzzStream<Out: Equatable & Sendable> {
         }
     }
 
-    init<V, F: Swift.Error>(producer: SignalProducer<V, F>, value: @escaping @Sendable (V) -> Out, error: @escaping @Sendable (F) -> Int) {
+    init<V, F: Swift.Error>(
+        producer: SignalProducer<V, F>, value: @escaping @Sendable (V) -> Out, error: @escaping @Sendable (F) -> Int
+    ) {
         attach = { handler in
             producer.start(Signal<V, F>.Observer { handler(ModelEvent($0, value: value, error: error)) })
         }
@@ -99,7 +101,8 @@ extension FuzzOperator {
         signal: @escaping (Signal<Int, TestError>) -> Signal<Out, TestError>,
         producer: @escaping (SignalProducer<Int, TestError>) -> SignalProducer<Out, TestError>
     ) -> FuzzOperator {
-        FuzzOperator(name, model: model, signal: { sources, _ in signal(sources[0]) }, producer: { sources, _ in producer(sources[0]) })
+        FuzzOperator(
+            name, model: model, signal: { sources, _ in signal(sources[0]) }, producer: { sources, _ in producer(sources[0]) })
     }
 
     /// The operator with the interruption of a disposed start entering at the operator.

@@ -46,7 +46,9 @@ final class FuzzInputs: Sendable {
     func innerProblem(outputEnded: Bool) -> String? {
         let (started, ended) = (innerStarts.value, innerEnds.value)
         if ended > started { return "S5: \(ended) inner streams ended after \(started) starts" }
-        if outputEnded, ended != started { return "S5: \(started - ended) of \(started) inner streams were not disposed after the output ended" }
+        if outputEnded, ended != started {
+            return "S5: \(started - ended) of \(started) inner streams were not disposed after the output ended"
+        }
         return nil
     }
 
@@ -185,7 +187,7 @@ private func runSignalForm<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzSc
         guard full.starts(with: before) else { return "the model is not causal: \(before) then \(full)" }
         let expected: [ModelEvent<Out>]
         if before.last?.isTerminal == true {
-            expected = [.interrupted]  // S3: observing a terminated signal
+            expected = [.interrupted] // S3: observing a terminated signal
         } else {
             let end = observer.leftAt.map { operation.model(Array(log[..<$0])).count } ?? full.count
             expected = Array(full[before.count..<end])

@@ -39,21 +39,31 @@ struct FuzzTimeTests {
         fuzzFamily(
             "timing", shape: FuzzShape(timed: true, maxSteps: 20),
             [
-                Op("delay", model: TimeModels.delay(2), timed: true,
-                   signal: { s, inputs in s[0].delay(2, on: inputs.scheduler) },
-                   producer: { s, inputs in s[0].delay(2, on: inputs.scheduler) }).erased,
-                Op("debounce", model: TimeModels.debounce(2), timed: true,
-                   signal: { s, inputs in s[0].debounce(2, on: inputs.scheduler) },
-                   producer: { s, inputs in s[0].debounce(2, on: inputs.scheduler) }).erased,
-                Op("throttle", model: TimeModels.throttle(2), timed: true,
-                   signal: { s, inputs in s[0].throttle(2, on: inputs.scheduler) },
-                   producer: { s, inputs in s[0].throttle(2, on: inputs.scheduler) }).erased,
-                Op("timeout", model: TimeModels.timeout(5, code: 7),
-                   signal: { s, inputs in s[0].timeout(after: 5, raising: TestError(7), on: inputs.scheduler) },
-                   producer: { s, inputs in s[0].timeout(after: 5, raising: TestError(7), on: inputs.scheduler) }).erased,
-                Op("observe(on:)", model: TimeModels.observeOn, timed: true,
-                   signal: { s, inputs in s[0].observe(on: inputs.scheduler) },
-                   producer: { s, inputs in s[0].observe(on: inputs.scheduler) }).erased,
+                Op(
+                    "delay", model: TimeModels.delay(2), timed: true,
+                    signal: { s, inputs in s[0].delay(2, on: inputs.scheduler) },
+                    producer: { s, inputs in s[0].delay(2, on: inputs.scheduler) }
+                ).erased,
+                Op(
+                    "debounce", model: TimeModels.debounce(2), timed: true,
+                    signal: { s, inputs in s[0].debounce(2, on: inputs.scheduler) },
+                    producer: { s, inputs in s[0].debounce(2, on: inputs.scheduler) }
+                ).erased,
+                Op(
+                    "throttle", model: TimeModels.throttle(2), timed: true,
+                    signal: { s, inputs in s[0].throttle(2, on: inputs.scheduler) },
+                    producer: { s, inputs in s[0].throttle(2, on: inputs.scheduler) }
+                ).erased,
+                Op(
+                    "timeout", model: TimeModels.timeout(5, code: 7),
+                    signal: { s, inputs in s[0].timeout(after: 5, raising: TestError(7), on: inputs.scheduler) },
+                    producer: { s, inputs in s[0].timeout(after: 5, raising: TestError(7), on: inputs.scheduler) }
+                ).erased,
+                Op(
+                    "observe(on:)", model: TimeModels.observeOn, timed: true,
+                    signal: { s, inputs in s[0].observe(on: inputs.scheduler) },
+                    producer: { s, inputs in s[0].observe(on: inputs.scheduler) }
+                ).erased,
             ])
     }
 }
