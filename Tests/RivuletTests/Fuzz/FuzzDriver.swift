@@ -94,6 +94,7 @@ private func simplifications(of step: FuzzStep) -> [FuzzStep] {
     case .interrupt(let port): [.complete(port: port)]
     case .advance(let ticks) where ticks > 1: [.advance(1), .advance(ticks - 1)]
     case .reenter(let value) where value > 0: [.reenter(0)]
+    case .reenter: [.disposeFromInside]
     case .leave(let index) where index > 0: [.leave(0)]
     default: []
     }

@@ -54,6 +54,33 @@ final class FuzzInputs: Sendable {
 
     func arm(_ value: Int) { reentry.withLock { $0 = value } }
 
+    /// The disposal observer 0 makes from inside its delivery: armed by a script step (at this
+    /// log position), fired at its next value (at that log position).
+    private let inside = Locked<(armedAt: Int?, firedAt: Int?, disposable: Disposable?)>((nil, nil, nil))
+
+    func armInsideDisposal() {
+        let position = count
+        inside.withLock { if $0.armedAt == nil { $0.armedAt = position } }
+    }
+
+    func setInsideDisposable(_ disposable: Disposable?) { inside.withLock { $0.disposable = disposable } }
+
+    var insideDisposal: (armedAt: Int?, firedAt: Int?) { inside.withLock { ($0.armedAt, $0.firedAt) } }
+
+    /// Called by observer 0 at each value: fires the armed disposal. The producer form does not
+    /// fire during a tick, since the models see a tick as one step.
+    func disposeFromInsideIfArmed(duringTicks: Bool) {
+        if !duringTicks, ticking.withLock({ $0 }) { return }
+        let position = count
+        let disposable = inside.withLock { state -> Disposable? in
+            guard state.armedAt != nil, state.firedAt == nil else { return nil }
+            state.firedAt = position
+            defer { state.disposable = nil }
+            return state.disposable
+        }
+        disposable?.dispose()
+    }
+
     /// Called by observer 0 at each value: sends the armed value re-entrantly.
     func reenterIfArmed() {
         if ticking.withLock({ $0 }) { return }
@@ -152,6 +179,7 @@ private func perform(_ step: FuzzStep, _ inputs: FuzzInputs) {
     case .interrupt(let port): inputs.send(port, .interrupted)
     case .advance(let ticks): for _ in 0..<ticks { inputs.tick() }
     case .reenter(let value): inputs.arm(value)
+    case .disposeFromInside: inputs.armInsideDisposal()
     case .join, .leave, .dispose: break
     }
 }
@@ -163,7 +191,13 @@ private func runSignalForm<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzSc
     func join() {
         var attached = Attached<Out>(joinedAt: inputs.count)
         let first = observers.isEmpty
-        attached.disposable = stream.attach(attached.recording.handler { if first { inputs.reenterIfArmed() } })
+        attached.disposable = stream.attach(
+            attached.recording.handler {
+                guard first else { return }
+                inputs.disposeFromInsideIfArmed(duringTicks: true)
+                inputs.reenterIfArmed()
+            })
+        if first { inputs.setInsideDisposable(attached.disposable) }
         observers.append(attached)
     }
     func leave(_ index: Int) {
@@ -189,7 +223,12 @@ private func runSignalForm<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzSc
         if before.last?.isTerminal == true {
             expected = [.interrupted] // S3: observing a terminated signal
         } else {
-            let end = observer.leftAt.map { operation.model(Array(log[..<$0])).count } ?? full.count
+            var end = observer.leftAt.map { operation.model(Array(log[..<$0])).count } ?? full.count
+            if index == 0, case (let armedAt?, _?) = inputs.insideDisposal {
+                // It left right after its first value at or after the arming.
+                let armed = max(before.count, operation.model(Array(log[..<armedAt])).count)
+                if let value = full[armed...].firstIndex(where: { !$0.isTerminal }) { end = min(end, value + 1) }
+            }
             expected = Array(full[before.count..<end])
         }
         let recording = observer.recording
@@ -197,7 +236,8 @@ private func runSignalForm<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzSc
         if recording.events != expected {
             return "observer \(index) received \(recording.events), the model expects \(expected)"
         }
-        let ended = observer.leftAt != nil || recording.events.last?.isTerminal == true
+        let ended =
+            observer.leftAt != nil || recording.events.last?.isTerminal == true || expected.count < full.count - before.count
         if let problem = inputs.innerProblem(outputEnded: full.last?.isTerminal == true) { return problem }
         if ended, recording.token.object != nil {
             return "S5: observer \(index) was not released after \(observer.leftAt != nil ? "leaving" : "the terminal event")"
@@ -207,12 +247,22 @@ private func runSignalForm<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzSc
     return nil
 }
 
+/// Whether port 0 had sent its terminal event.
+private func sourceEnded(_ log: [ModelInput]) -> Bool {
+    log.contains { if case .event(0, let event) = $0 { event.isTerminal } else { false } }
+}
+
 private func runProducerForm<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzScript) -> String? {
     guard let makeProducer = operation.producer else { return nil }
     let inputs = FuzzInputs()
     let stream = makeProducer([inputs.producer(0), inputs.producer(1)], inputs)
     let recording = FuzzRecording<Out>()
-    let disposable = stream.attach(recording.handler { inputs.reenterIfArmed() })
+    let disposable = stream.attach(
+        recording.handler {
+            inputs.disposeFromInsideIfArmed(duringTicks: false)
+            inputs.reenterIfArmed()
+        })
+    inputs.setInsideDisposable(disposable)
     var disposedAt: Int?
     for step in script.steps {
         switch step {
@@ -225,7 +275,18 @@ private func runProducerForm<Out>(_ operation: FuzzOperator<Out>, _ script: Fuzz
     }
     let log = inputs.inputs
     var expected: [ModelEvent<Out>]
-    if let disposedAt {
+    let (armedAt, firedAt) = inputs.insideDisposal
+    if let armedAt, let firedAt, firedAt <= disposedAt ?? firedAt,
+        operation.disposalEntersAtSource ? sourceEnded(Array(log[..<firedAt])) : true
+    {
+        // Disposed of from inside the delivery of a value after the source had ended (or by an
+        // operator that interrupts at itself): the interruption is queued right behind that value
+        // and pre-empts whatever the operator sends next, as in ReactiveSwift.
+        let outputs = operation.model(Array(log[..<firedAt]))
+        let armed = operation.model(Array(log[..<armedAt])).count
+        let value = outputs[armed...].firstIndex { !$0.isTerminal } ?? outputs.count - 1
+        expected = Array(outputs[...value]) + [.interrupted]
+    } else if let disposedAt = firedAt.map({ min(disposedAt ?? $0, $0) }) ?? disposedAt {
         // P4, as in ReactiveSwift: the interruption enters the chain at its source and flows down
         // through every stage; a stage that delivers on a scheduler delivers it there (at a later
         // tick). Only the clock goes on after the disposal.
@@ -243,12 +304,13 @@ private func runProducerForm<Out>(_ operation: FuzzOperator<Out>, _ script: Fuzz
     if let problem = recording.grammarProblem { return problem }
     if recording.events != expected { return "received \(recording.events), the model expects \(expected)" }
     let outputEnded = expected.last?.isTerminal == true
-    if let problem = inputs.innerProblem(outputEnded: outputEnded || disposedAt != nil) { return problem }
+    let disposed = disposedAt != nil || firedAt != nil
+    if let problem = inputs.innerProblem(outputEnded: outputEnded || disposed) { return problem }
     if outputEnded, recording.token.object != nil { return "S5: the observer was not released after the terminal event" }
     for port in 0..<2 {
         let (started, ended) = (inputs.starts[port].value, inputs.ends[port].value)
         let portEnded = log.contains { if case .event(port, let event) = $0 { return event.isTerminal } else { return false } }
-        let mustEnd = started > 0 && (outputEnded || portEnded || disposedAt != nil)
+        let mustEnd = started > 0 && (outputEnded || portEnded || disposed)
         if ended > started { return "S5: source \(port) ended \(ended) times after \(started) starts" }
         if mustEnd, ended != started { return "S5: source \(port) was not disposed (\(started) starts, \(ended) ends)" }
         // A trigger (port 1) may be stopped early where documented (`skip(until:)` once it fired).

@@ -15,6 +15,9 @@ enum FuzzStep: Equatable, Sendable {
     case dispose
     /// The first observer, at its next value, sends this value into port 0 (a re-entrant send).
     case reenter(Int)
+    /// At its next value, the first observer disposes of its own observation (signal form) or of
+    /// the start it observes (producer form), from inside its delivery. Once per script.
+    case disposeFromInside
 
     /// The step as a line of Swift-like code, for a failure's reproduction.
     var code: String {
@@ -28,6 +31,7 @@ enum FuzzStep: Equatable, Sendable {
         case .leave(let index): "observers[\(index)].dispose()  // signal form only"
         case .dispose: "disposeEverything()  // signal: every observer leaves; producer: dispose the start"
         case .reenter(let value): "reenterNextValue { input.send(value: \(value)) }  // from observer 0"
+        case .disposeFromInside: "atNextValue { observers[0].dispose() }  // from inside; producer: dispose the start"
         }
     }
 
@@ -79,8 +83,10 @@ struct FuzzScript: Sendable, CustomStringConvertible {
                 steps.append(.leave(random.below(observers)))
             case 70..<72:
                 steps.append(.dispose)
-            case 72..<80 where shape.reentrant:
+            case 72..<77 where shape.reentrant:
                 steps.append(.reenter(random.below(shape.valueRange)))
+            case 77..<80:
+                steps.append(.disposeFromInside)
             case 80..<100 where shape.timed:
                 steps.append(.advance(1 + random.below(4)))
             default:
