@@ -44,6 +44,49 @@ struct FuzzCombiningTests {
             ])
     }
 
+    @Test("Producer-only combining and error handling operators match their models on generated scripts")
+    func producerOnly() {
+        fuzzFamily(
+            "producer-only (combining, error handling, sharing)", shape: FuzzShape(),
+            [
+                // Concatenation is flattening: an interrupted operand counts as completed (E4).
+                Op.producerOnly(
+                    "concat",
+                    model: ValueModels.producerEnding(
+                        onCompletion: [.value(100), .value(101), .completed], interruptedCompletes: true)
+                ) {
+                    $0.concat(SignalProducer(values: [100, 101]))
+                }.interruptedAtOperator.erased,
+                Op.producerOnly(
+                    "concat(value:)",
+                    model: ValueModels.producerEnding(onCompletion: [.value(5), .completed], interruptedCompletes: true)
+                ) {
+                    $0.concat(value: 5)
+                }.interruptedAtOperator.erased,
+                Op.producerOnly(
+                    "concat(error:)", model: ValueModels.producerEnding(onCompletion: [.failed(8)], interruptedCompletes: true)
+                ) {
+                    $0.concat(error: TestError(8))
+                }.interruptedAtOperator.erased,
+                Op.producerOnly("prefix(value:)", model: ValueModels.producerEnding(startsWith: [7], interruptedCompletes: true))
+                {
+                    $0.prefix(value: 7)
+                }.interruptedAtOperator.erased,
+                Op.producerOnly(
+                    "then", model: ValueModels.producerEnding(dropsValues: true, onCompletion: [.value(9), .completed])
+                ) {
+                    $0.then(SignalProducer<Int, TestError>(value: 9))
+                }.erased,
+                // A restarted source observes its pipe again, which has failed: it is interrupted (S3).
+                Op.producerOnly("retry(upTo: 1)", model: ValueModels.producerEnding(onFailure: { _ in [.interrupted] })) {
+                    $0.retry(upTo: 1)
+                }.erased,
+                Op.producerOnly("retry(upTo: 0)", model: ValueModels.producerEnding()) { $0.retry(upTo: 0) }.erased,
+                Op.producerOnly("replayLazily", model: ValueModels.producerEnding()) { $0.replayLazily(upTo: 2) }.sharingUpstream
+                    .erased,
+            ])
+    }
+
     @Test("Gating operators (two inputs) match their models on generated scripts")
     func gating() {
         fuzzFamily(

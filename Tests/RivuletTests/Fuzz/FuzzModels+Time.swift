@@ -220,6 +220,80 @@ enum TimeModels {
             onStart: { _, clock in clock.schedule(after: interval, code) })
     }
 
+    private struct CollectEveryState: Sendable {
+        var batch: [Int] = []
+    }
+
+    /// `collect(every: interval)` (sending empty arrays, dropping what was gathered at completion):
+    /// a tick every `interval` from the start sends the values gathered since the last one.
+    static func collectEvery(_ interval: Int) -> FuzzModel<[Int]> {
+        clockedModel(
+            initial: CollectEveryState(),
+            onInput: { state, clock, port, event, _ in
+                guard port == 0 else { return }
+                switch event {
+                case .value(let value): state.batch.append(value)
+                case .completed, .failed, .interrupted:
+                    clock.cancelAll()
+                    clock.schedule(event)
+                }
+            },
+            onAction: {
+                (
+                    state: inout CollectEveryState, clock: inout ModelClock<ModelEvent<Int>>, action: ModelEvent<Int>,
+                    output: inout [ModelEvent<[Int]>]
+                )
+                in
+                guard case .value = action else { return output.append(action.retyped()) }
+                output.append(.value(state.batch))
+                state.batch = []
+                clock.schedule(after: interval, .value(0))
+            },
+            onDisposal: { _, clock, _ in
+                clock.cancelAll()
+                clock.schedule(.interrupted)
+            },
+            onStart: { _, clock in clock.schedule(after: interval, .value(0)) })
+    }
+
+    private struct LazyMapState: Sendable {
+        var pending: Int?
+    }
+
+    /// `lazyMap(on:) { $0 * 2 }`: the latest value is transformed on the scheduler's next turn, the
+    /// values it superseded never are; completion and failure follow the last value; interruption
+    /// cancels a transform not yet run.
+    static let lazyMap: FuzzModel<Int> = clockedModel(
+        initial: LazyMapState(),
+        onInput: { state, clock, port, event, _ in
+            guard port == 0 else { return }
+            switch event {
+            case .value(let value):
+                if state.pending == nil { clock.schedule(.value(0)) }
+                state.pending = value
+            case .completed, .failed: clock.schedule(event)
+            case .interrupted:
+                state.pending = nil
+                hopsTerminal(event, &clock)
+            }
+        },
+        onAction: {
+            (
+                state: inout LazyMapState, _: inout ModelClock<ModelEvent<Int>>, action: ModelEvent<Int>,
+                output: inout [ModelEvent<Int>]
+            ) in
+            if case .value = action {
+                if let pending = state.pending { output.append(.value(pending * 2)) }
+                state.pending = nil
+            } else {
+                output.append(action)
+            }
+        },
+        onDisposal: { state, clock, _ in
+            state.pending = nil
+            hopsTerminal(.interrupted, &clock)
+        })
+
     /// `observe(on:)`: every event on the scheduler's next turn, in order; a disposed start drops
     /// what is waiting and is interrupted on the scheduler.
     static let observeOn: FuzzModel<Int> = clockedModel(

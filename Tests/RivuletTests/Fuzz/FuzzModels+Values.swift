@@ -135,9 +135,61 @@ enum ValueModels {
         }
     }
 
-    static let uniques: FuzzModel<Int> = keeping {
-        var seen = Set<Int>()
-        return { seen.insert($0).inserted }
+    static let uniques: FuzzModel<Int> = uniques { $0 }
+
+    /// `uniqueValues(key)`: drops a value whose key was seen before.
+    static func uniques(_ key: @escaping @Sendable (Int) -> Int) -> FuzzModel<Int> {
+        keeping {
+            var seen = Set<Int>()
+            return { seen.insert(key($0)).inserted }
+        }
+    }
+
+    /// `skipRepeats(isEquivalent)` with equivalence by `key`.
+    static func withoutRepeats(by key: @escaping @Sendable (Int) -> Int) -> FuzzModel<Int> {
+        keeping {
+            var last: Int?
+            return { value in
+                defer { last = key(value) }
+                return last != key(value)
+            }
+        }
+    }
+
+    /// `scanMap(initial) { state, value in (state + value, state * 10 + value) }`.
+    static func scanMapped(from initial: Int) -> FuzzModel<Int> {
+        unaryModel { events in
+            var state = initial
+            return events.map { event in
+                guard case .value(let value) = event else { return event }
+                defer { state += value }
+                return .value(state * 10 + value)
+            }
+        }
+    }
+
+    /// What a producer-only operator does at the source's terminal event: `completed` becomes
+    /// `onCompletion`, `failed` becomes `onFailure` (unchanged by default); values pass unless
+    /// `dropsValues`; `startsWith` goes out first; with `interruptedCompletes`, an interruption is
+    /// handled as a completion (concatenation is flattening, E4).
+    static func producerEnding(
+        startsWith: [Int] = [],
+        dropsValues: Bool = false,
+        onCompletion: [ModelEvent<Int>] = [.completed],
+        onFailure: (@Sendable (Int) -> [ModelEvent<Int>])? = nil,
+        interruptedCompletes: Bool = false
+    ) -> FuzzModel<Int> {
+        unaryModel { events in
+            startsWith.map { .value($0) }
+                + events.flatMap { event -> [ModelEvent<Int>] in
+                    switch event {
+                    case .value: dropsValues ? [] : [event]
+                    case .completed: onCompletion
+                    case .failed(let code): onFailure?(code) ?? [event]
+                    case .interrupted: interruptedCompletes ? onCompletion : [event]
+                    }
+                }
+        }
     }
 
     /// `collect(count:)` (or `collect()` with no count): arrays of `count` values, the remainder at

@@ -61,7 +61,10 @@ struct FuzzOperator<Out: Equatable & Sendable> {
     /// operator (most operators), or at the operator itself (flattenings, `merge`), which then
     /// sends it on at once.
     var disposalEntersAtSource = true
-    let signal: Sources<Signal<Int, TestError>>
+    /// Whether the upstream start outlives a disposed start (`replayLazily` shares it).
+    var upstreamOutlivesDisposal = false
+    /// The signal form; `nil` for producer-only operators.
+    let signal: Sources<Signal<Int, TestError>>?
     let producer: Sources<SignalProducer<Int, TestError>>?
 
     /// An operator with any output types, projected to the model's.
@@ -71,13 +74,13 @@ struct FuzzOperator<Out: Equatable & Sendable> {
         value: @escaping @Sendable (V) -> Out,
         error: @escaping @Sendable (F) -> Int,
         timed: Bool = false,
-        signal: @escaping ([Signal<Int, TestError>], FuzzInputs) -> Signal<V, F>,
+        signal: (([Signal<Int, TestError>], FuzzInputs) -> Signal<V, F>)?,
         producer: (([SignalProducer<Int, TestError>], FuzzInputs) -> SignalProducer<V, F>)?
     ) {
         self.name = name
         self.model = model
         self.timed = timed
-        self.signal = { FuzzStream(signal: signal($0, $1), value: value, error: error) }
+        self.signal = signal.map { make in { FuzzStream(signal: make($0, $1), value: value, error: error) } }
         self.producer = producer.map { make in { FuzzStream(producer: make($0, $1), value: value, error: error) } }
     }
 }
@@ -88,7 +91,7 @@ extension FuzzOperator {
         _ name: String,
         model: @escaping FuzzModel<Out>,
         timed: Bool = false,
-        signal: @escaping ([Signal<Int, TestError>], FuzzInputs) -> Signal<Out, TestError>,
+        signal: (([Signal<Int, TestError>], FuzzInputs) -> Signal<Out, TestError>)?,
         producer: (([SignalProducer<Int, TestError>], FuzzInputs) -> SignalProducer<Out, TestError>)?
     ) {
         self.init(name, model: model, value: { $0 }, error: code, timed: timed, signal: signal, producer: producer)
@@ -105,10 +108,26 @@ extension FuzzOperator {
             name, model: model, signal: { sources, _ in signal(sources[0]) }, producer: { sources, _ in producer(sources[0]) })
     }
 
+    /// A producer-only operator with one input and no clock, on `Int` and `TestError`.
+    static func producerOnly(
+        _ name: String,
+        model: @escaping FuzzModel<Out>,
+        _ producer: @escaping (SignalProducer<Int, TestError>) -> SignalProducer<Out, TestError>
+    ) -> FuzzOperator {
+        FuzzOperator(name, model: model, signal: nil, producer: { sources, _ in producer(sources[0]) })
+    }
+
     /// The operator with the interruption of a disposed start entering at the operator.
     var interruptedAtOperator: FuzzOperator {
         var copy = self
         copy.disposalEntersAtSource = false
+        return copy
+    }
+
+    /// The operator with an upstream start that outlives a disposed start.
+    var sharingUpstream: FuzzOperator {
+        var copy = self
+        copy.upstreamOutlivesDisposal = true
         return copy
     }
 

@@ -166,7 +166,7 @@ private struct Attached<Out: Equatable & Sendable> {
 
 /// Runs `script` against both forms of `operation`; returns the first problem found.
 func runFuzzScript<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzScript) -> String? {
-    if let problem = runSignalForm(operation, script) { return "signal form: " + problem }
+    if operation.signal != nil, let problem = runSignalForm(operation, script) { return "signal form: " + problem }
     if operation.producer != nil, let problem = runProducerForm(operation, script) { return "producer form: " + problem }
     return nil
 }
@@ -186,7 +186,8 @@ private func perform(_ step: FuzzStep, _ inputs: FuzzInputs) {
 
 private func runSignalForm<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzScript) -> String? {
     let inputs = FuzzInputs()
-    let stream = operation.signal(inputs.pipes.map(\.output), inputs)
+    guard let makeSignal = operation.signal else { return nil }
+    let stream = makeSignal(inputs.pipes.map(\.output), inputs)
     var observers: [Attached<Out>] = []
     func join() {
         var attached = Attached<Out>(joinedAt: inputs.count)
@@ -310,11 +311,13 @@ private func runProducerForm<Out>(_ operation: FuzzOperator<Out>, _ script: Fuzz
     for port in 0..<2 {
         let (started, ended) = (inputs.starts[port].value, inputs.ends[port].value)
         let portEnded = log.contains { if case .event(port, let event) = $0 { return event.isTerminal } else { return false } }
-        let mustEnd = started > 0 && (outputEnded || portEnded || disposed)
+        let mustEnd = started > 0 && (portEnded || (outputEnded || disposed) && !operation.upstreamOutlivesDisposal)
         if ended > started { return "S5: source \(port) ended \(ended) times after \(started) starts" }
         if mustEnd, ended != started { return "S5: source \(port) was not disposed (\(started) starts, \(ended) ends)" }
         // A trigger (port 1) may be stopped early where documented (`skip(until:)` once it fired).
-        if port == 0, !mustEnd, ended != 0 { return "source 0 was disposed while the output and the source were running" }
+        if port == 0, !mustEnd, !operation.upstreamOutlivesDisposal, ended != 0 {
+            return "source 0 was disposed while the output and the source were running"
+        }
     }
     withExtendedLifetime(disposable) {}
     return nil

@@ -59,6 +59,16 @@ struct FuzzTimeTests {
                     signal: { s, inputs in s[0].timeout(after: 5, raising: TestError(7), on: inputs.scheduler) },
                     producer: { s, inputs in s[0].timeout(after: 5, raising: TestError(7), on: inputs.scheduler) }
                 ).erased,
+                FuzzOperator<[Int]>(
+                    "collect(every:)", model: TimeModels.collectEvery(3), timed: true,
+                    signal: { s, inputs in s[0].collect(every: .seconds(3), on: inputs.scheduler) },
+                    producer: { s, inputs in s[0].collect(every: .seconds(3), on: inputs.scheduler) }
+                ).erased,
+                Op(
+                    "lazyMap", model: TimeModels.lazyMap, timed: true,
+                    signal: { s, inputs in s[0].lazyMap(on: inputs.scheduler) { $0 * 2 } },
+                    producer: { s, inputs in s[0].lazyMap(on: inputs.scheduler) { $0 * 2 } }
+                ).erased,
                 Op(
                     "observe(on:)", model: TimeModels.observeOn, timed: true,
                     signal: { s, inputs in s[0].observe(on: inputs.scheduler) },

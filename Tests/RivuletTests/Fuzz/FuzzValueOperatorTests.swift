@@ -55,6 +55,10 @@ struct FuzzValueOperatorTests {
                     signal: { sources, _ in sources[0].materialize() }, producer: { sources, _ in sources[0].materialize() }
                 ).erased,
                 Op.unary(
+                    "scanMap", model: ValueModels.scanMapped(from: 1),
+                    signal: { $0.scanMap(1) { ($0 + $1, $0 * 10 + $1) } }, producer: { $0.scanMap(1) { ($0 + $1, $0 * 10 + $1) } }
+                ).erased,
+                Op.unary(
                     "materialize + dematerialize", model: valueModel { [$0] },
                     signal: { $0.materialize().dematerialize() }, producer: { $0.materialize().dematerialize() }
                 ).erased,
