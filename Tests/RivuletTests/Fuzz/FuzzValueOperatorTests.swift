@@ -82,6 +82,14 @@ struct FuzzValueOperatorTests {
                     "uniqueValues", model: ValueModels.uniques, signal: { $0.uniqueValues() }, producer: { $0.uniqueValues() }
                 ).erased,
                 Op.unary(
+                    "uniqueValues(key)", model: ValueModels.uniques { $0 % 4 },
+                    signal: { $0.uniqueValues { $0 % 4 } }, producer: { $0.uniqueValues { $0 % 4 } }
+                ).erased,
+                Op.unary(
+                    "skipRepeats(isEquivalent)", model: ValueModels.withoutRepeats { $0 % 3 },
+                    signal: { $0.skipRepeats { $0 % 3 == $1 % 3 } }, producer: { $0.skipRepeats { $0 % 3 == $1 % 3 } }
+                ).erased,
+                Op.unary(
                     "skip(first: 2)", model: ValueModels.skippingFirst(2), signal: { $0.skip(first: 2) },
                     producer: { $0.skip(first: 2) }
                 )
