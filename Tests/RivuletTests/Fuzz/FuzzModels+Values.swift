@@ -192,10 +192,11 @@ enum ValueModels {
         }
     }
 
-    /// `collect(count:)` (or `collect()` with no count): arrays of `count` values, the remainder at
-    /// completion if not empty, or an empty array if no value arrived at all (ReactiveSwift's
-    /// `Collect` does the same for every variant).
-    static func collecting(count: Int?) -> FuzzModel<[Int]> {
+    /// `collect(count:)`, `collect()` and `collect(shouldEmit)`: the gathered values are sent
+    /// whenever `emits` holds for them (after adding each value), and what is left at completion if
+    /// not empty, or an empty array if no value arrived at all (ReactiveSwift's `Collect` does the
+    /// same for every variant).
+    static func collecting(when emits: @escaping @Sendable ([Int]) -> Bool) -> FuzzModel<[Int]> {
         unaryModel { events in
             var output: [ModelEvent<[Int]>] = []
             var batch: [Int] = []
@@ -203,35 +204,7 @@ enum ValueModels {
                 switch event {
                 case .value(let value):
                     batch.append(value)
-                    if let count, batch.count == count {
-                        output.append(.value(batch))
-                        batch = []
-                    }
-                case .completed:
-                    if !batch.isEmpty || !events.contains(where: { !$0.isTerminal }) {
-                        output.append(.value(batch))
-                    }
-                    output.append(.completed)
-                case .failed, .interrupted:
-                    output.append(event.retyped())
-                }
-            }
-            return output
-        }
-    }
-
-    /// `collect { values in values.reduce(0, +) >= threshold }`: sends the gathered values each
-    /// time the test on the array holds, and what is left at completion (an empty array if no value
-    /// arrived at all).
-    static func collecting(whenSumReaches threshold: Int) -> FuzzModel<[Int]> {
-        unaryModel { events in
-            var output: [ModelEvent<[Int]>] = []
-            var batch: [Int] = []
-            for event in events {
-                switch event {
-                case .value(let value):
-                    batch.append(value)
-                    if batch.reduce(0, +) >= threshold {
+                    if emits(batch) {
                         output.append(.value(batch))
                         batch = []
                     }

@@ -130,16 +130,16 @@ struct FuzzValueOperatorTests {
             "aggregating", shape: FuzzShape(),
             [
                 Op<[Int]>(
-                    "collect()", model: ValueModels.collecting(count: nil),
+                    "collect()", model: ValueModels.collecting { _ in false },
                     signal: { sources, _ in sources[0].collect() }, producer: { sources, _ in sources[0].collect() }
                 ).erased,
                 Op<[Int]>(
-                    "collect(count: 2)", model: ValueModels.collecting(count: 2),
+                    "collect(count: 2)", model: ValueModels.collecting { $0.count == 2 },
                     signal: { sources, _ in sources[0].collect(count: 2) },
                     producer: { sources, _ in sources[0].collect(count: 2) }
                 ).erased,
                 Op<[Int]>(
-                    "collect(shouldEmit)", model: ValueModels.collecting(whenSumReaches: 6),
+                    "collect(shouldEmit)", model: ValueModels.collecting { $0.reduce(0, +) >= 6 },
                     signal: { sources, _ in sources[0].collect { $0.reduce(0, +) >= 6 } },
                     producer: { sources, _ in sources[0].collect { $0.reduce(0, +) >= 6 } }
                 ).erased,
