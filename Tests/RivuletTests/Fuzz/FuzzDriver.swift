@@ -12,6 +12,15 @@ import Testing
 //
 // A failing script is shrunk (steps dropped, values simplified, while the failure persists) and
 // reported as readable Swift-like steps with its seed.
+//
+// The files: FuzzRandom (the seeded generator), FuzzScript (steps and the script generator),
+// FuzzModel and FuzzModels+* (the reference models and the virtual clock of the timed ones),
+// FuzzOperator (an operator's forms and model), FuzzRunner (runs a script, checks E1, E5, E6, S5),
+// this driver with the shrinker, the family tests, and FuzzConcurrencyTests (item 3).
+//
+// A limit: the models see a clock tick as one step, so an input made in the middle of a tick
+// cannot be placed; observers therefore send re-entrantly (and the producer form disposes of its
+// start from inside a delivery) only outside ticks.
 
 /// The seeds to run, from the environment (see the top of this file).
 func fuzzSeeds() -> [UInt64] {
