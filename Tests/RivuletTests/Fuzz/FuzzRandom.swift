@@ -1,0 +1,25 @@
+/// A small seeded generator (SplitMix64): the same seed gives the same scripts on every machine
+/// and every run, so a failing seed can be replayed.
+struct FuzzRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// A number in `0..<bound` (`bound` > 0).
+    mutating func below(_ bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+
+    /// `true` about `percent` times in a hundred.
+    mutating func chance(_ percent: Int) -> Bool {
+        below(100) < percent
+    }
+}
