@@ -150,7 +150,9 @@ extension Signal {
     ///
     /// A value is sent at once (on the scheduler) if `interval` has passed since the last one went
     /// out; otherwise it waits until then, and a newer value replaces it. Terminal events are not
-    /// delayed; a value still waiting when this signal terminates is dropped.
+    /// delayed; a value still waiting when this signal terminates is dropped, unless its time had
+    /// already come on the scheduler: a value due by the moment the terminal event is handled
+    /// goes out first.
     ///
     /// - Parameters:
     ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
