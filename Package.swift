@@ -15,7 +15,15 @@ let package = Package(
     ],
     targets: [
         // `BuiltinModule`: the atomics' `import Builtin` (as swift-atomics does; see AtomicWord.swift).
-        .target(name: "Rivulet", swiftSettings: [.enableExperimentalFeature("BuiltinModule")]),
+        // `RIVULET_TRACKS_LIVE_OBJECTS`: debug builds count live objects (`LiveObjects`); release
+        // builds compile none of it.
+        .target(
+            name: "Rivulet",
+            swiftSettings: [
+                .enableExperimentalFeature("BuiltinModule"),
+                .define("RIVULET_TRACKS_LIVE_OBJECTS", .when(configuration: .debug)),
+            ]
+        ),
         .target(name: "RivuletChannels", dependencies: ["Rivulet"]),
         .target(name: "RivuletContracts", dependencies: ["Rivulet", "RivuletChannels"]),
         .executableTarget(name: "RivuletTour", dependencies: ["Rivulet", "RivuletChannels"]),
