@@ -43,7 +43,7 @@ extension Signal {
             return SignalCore(storage: Unmanaged.fromOpaque(targetPointer).takeUnretainedValue())
         }
 
-        let liveObject = LiveObjectTracker(.observer)
+        let liveObject = LiveObjectTracker<LiveObjectTag.Observer>()
 
         /// An observer that runs `action` for every event.
         @inlinable

@@ -48,7 +48,7 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     static var flagBits: UInt { 1 | valuesKind }
 
-    let liveObject = LiveObjectTracker(.attachment)
+    let liveObject = LiveObjectTracker<LiveObjectTag.Attachment>()
 
     @inlinable
     init(action: @escaping Signal<Value, Error>.Observer.Action, handle: ObservationHandle<Value, Error>?) {
@@ -170,7 +170,7 @@ final class ObservationHandle<Value, Error: Swift.Error>: Disposable, @unchecked
     @inlinable
     var signal: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
 
-    let liveObject = LiveObjectTracker(.attachment)
+    let liveObject = LiveObjectTracker<LiveObjectTag.Attachment>()
 
     @inlinable
     init(core: SignalCore<Value, Error>) {

@@ -61,7 +61,7 @@ final class ProducerStart<Value, Error: Swift.Error>: CompositeDisposable, @unch
     @inlinable
     static func isEnded(_ word: UInt) -> Bool { word != 0 && word & ~0b11 == 0 }
 
-    let liveObject = LiveObjectTracker(.producerStart)
+    let liveObject = LiveObjectTracker<LiveObjectTag.ProducerStart>()
 
     @inlinable
     init(eventAction: Signal<Value, Error>.Observer.Action?, valueAction: ((Value) -> Void)?) {

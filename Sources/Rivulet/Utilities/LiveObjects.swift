@@ -209,29 +209,45 @@ extension PropertyState: LiveObjectKindOfState {
     package static var liveObjectKind: LiveObjects.Kind { .property }
 }
 
+/// The kind a `LiveObjectTracker` counts, as a type, so that the tracker stores nothing and adds
+/// no byte to the object that keeps it (the idle-footprint tests check sizes in debug builds too).
+@usableFromInline
+package protocol LiveObjectKindTag {
+    /// The kind counted.
+    static var kind: LiveObjects.Kind { get }
+}
+
+/// The tags of `LiveObjectTracker`, one per kind that a class counts by keeping a tracker.
+@usableFromInline
+package enum LiveObjectTag {
+    package enum Observer: LiveObjectKindTag { package static var kind: LiveObjects.Kind { .observer } }
+    package enum Attachment: LiveObjectKindTag { package static var kind: LiveObjects.Kind { .attachment } }
+    package enum ProducerStart: LiveObjectKindTag { package static var kind: LiveObjects.Kind { .producerStart } }
+    package enum Stage: LiveObjectKindTag { package static var kind: LiveObjects.Kind { .stage } }
+    package enum ChannelNode: LiveObjectKindTag { package static var kind: LiveObjects.Kind { .channelNode } }
+}
+
 /// Counts one object while it lives: a class that keeps one as a stored property counts in when
-/// it is made and out when it is freed. In a release build it is empty and does nothing.
+/// it is made and out when it is freed. It has no stored property, so it takes no space; in a
+/// release build it does nothing.
 #if RIVULET_TRACKS_LIVE_OBJECTS
 @usableFromInline
-package struct LiveObjectTracker: ~Copyable, Sendable {
-    @usableFromInline let kind: LiveObjects.Kind
-
-    /// Counts in one object of `kind`.
+package struct LiveObjectTracker<Tag: LiveObjectKindTag>: ~Copyable, Sendable {
+    /// Counts in one object of `Tag.kind`.
     @inlinable
-    package init(_ kind: LiveObjects.Kind) {
-        self.kind = kind
-        LiveObjects.didCreate(kind)
+    package init() {
+        LiveObjects.didCreate(Tag.kind)
     }
 
     deinit {
-        LiveObjects.didDestroy(kind)
+        LiveObjects.didDestroy(Tag.kind)
     }
 }
 #else
 @usableFromInline @frozen
-package struct LiveObjectTracker: Sendable {
+package struct LiveObjectTracker<Tag: LiveObjectKindTag>: Sendable {
     /// Nothing: a release build does not count.
     @inlinable @inline(__always)
-    package init(_ kind: LiveObjects.Kind) {}
+    package init() {}
 }
 #endif

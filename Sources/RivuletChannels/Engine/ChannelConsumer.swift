@@ -37,7 +37,7 @@ class ChannelConsumer<Value> {
     /// `MultiFanOut`).
     @usableFromInline let guardsItself: Bool
 
-    let liveObject = LiveObjectTracker(.channelNode)
+    let liveObject = LiveObjectTracker<LiveObjectTag.ChannelNode>()
 
     @inlinable
     init(
@@ -109,7 +109,7 @@ final class ChannelSource<Value> {
     /// deactivates in one round through its lock.
     @usableFromInline let isInert: Bool
 
-    let liveObject = LiveObjectTracker(.channelNode)
+    let liveObject = LiveObjectTracker<LiveObjectTag.ChannelNode>()
 
     @inlinable
     init(

@@ -43,7 +43,7 @@ final class RestartingRun<Value, Error: Swift.Error>: @unchecked Sendable {
     private let downstream: EventSink<Value, Error>
     private let state: Locked<State>
 
-    let liveObject = LiveObjectTracker(.stage)
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
 
     init(
         _ producer: SignalProducer<Value, Error>,

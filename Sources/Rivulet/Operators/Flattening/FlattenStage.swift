@@ -36,7 +36,7 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     @exclusivity(unchecked) @usableFromInline var resources: FlattenResources<Input>?
     @usableFromInline let startTrampoline: FlattenStartTrampoline
 
-    let liveObject = LiveObjectTracker(.stage)
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
 
     @inlinable
     init(
@@ -262,7 +262,7 @@ class FlattenInnerResources: CompositeDisposable, @unchecked Sendable {
     // `id` is immutable.
     @usableFromInline let id: FlattenInnerID
 
-    let liveObject = LiveObjectTracker(.stage)
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
 
     @inlinable
     init(_ id: FlattenInnerID) {
@@ -318,7 +318,7 @@ final class FlattenResources<Input>: Disposable, @unchecked Sendable {
     @inlinable
     var slot: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
 
-    let liveObject = LiveObjectTracker(.stage)
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
 
     @inlinable
     init(_ mailbox: Mailbox<Input>, outerEndsFirst: Bool) {

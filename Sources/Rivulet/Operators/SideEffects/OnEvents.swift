@@ -213,7 +213,7 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
     /// the interruption.
     private var lifetime: Lifetime?
 
-    let liveObject = LiveObjectTracker(.stage)
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
 
     @usableFromInline
     init(
