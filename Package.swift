@@ -27,7 +27,8 @@ let package = Package(
         .target(name: "RivuletChannels", dependencies: ["Rivulet"]),
         .target(name: "RivuletContracts", dependencies: ["Rivulet", "RivuletChannels"]),
         .executableTarget(name: "RivuletTour", dependencies: ["Rivulet", "RivuletChannels"]),
-        .testTarget(name: "RivuletTests", dependencies: ["Rivulet"]),
+        // `RivuletContracts`: the suites' `.checksLiveObjects` trait.
+        .testTarget(name: "RivuletTests", dependencies: ["Rivulet", "RivuletContracts"]),
         // ReactiveSwift users compile in the Swift 5 language mode: code written for ReactiveSwift
         // must compile here as it is, and behave the same.
         .testTarget(
@@ -35,7 +36,7 @@ let package = Package(
             dependencies: ["Rivulet"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "RivuletChannelsTests", dependencies: ["RivuletChannels"]),
+        .testTarget(name: "RivuletChannelsTests", dependencies: ["RivuletChannels", "RivuletContracts"]),
         .testTarget(name: "RivuletContractsTests", dependencies: ["RivuletContracts"]),
     ],
     swiftLanguageModes: [.v6]
