@@ -15,11 +15,20 @@ let package = Package(
     ],
     targets: [
         // `BuiltinModule`: the atomics' `import Builtin` (as swift-atomics does; see AtomicWord.swift).
-        .target(name: "Rivulet", swiftSettings: [.enableExperimentalFeature("BuiltinModule")]),
+        // `RIVULET_TRACKS_LIVE_OBJECTS`: debug builds count live objects (`LiveObjects`); release
+        // builds compile none of it.
+        .target(
+            name: "Rivulet",
+            swiftSettings: [
+                .enableExperimentalFeature("BuiltinModule"),
+                .define("RIVULET_TRACKS_LIVE_OBJECTS", .when(configuration: .debug)),
+            ]
+        ),
         .target(name: "RivuletChannels", dependencies: ["Rivulet"]),
         .target(name: "RivuletContracts", dependencies: ["Rivulet", "RivuletChannels"]),
         .executableTarget(name: "RivuletTour", dependencies: ["Rivulet", "RivuletChannels"]),
-        .testTarget(name: "RivuletTests", dependencies: ["Rivulet"]),
+        // `RivuletContracts`: the suites' `.checksLiveObjects` trait.
+        .testTarget(name: "RivuletTests", dependencies: ["Rivulet", "RivuletContracts"]),
         // ReactiveSwift users compile in the Swift 5 language mode: code written for ReactiveSwift
         // must compile here as it is, and behave the same.
         .testTarget(
@@ -27,7 +36,7 @@ let package = Package(
             dependencies: ["Rivulet"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "RivuletChannelsTests", dependencies: ["RivuletChannels"]),
+        .testTarget(name: "RivuletChannelsTests", dependencies: ["RivuletChannels", "RivuletContracts"]),
         .testTarget(name: "RivuletContractsTests", dependencies: ["RivuletContracts"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,10 +1,11 @@
 import Dispatch
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// Every entry of the channel API page, written the way a CwlSignal user writes it (labels,
 /// defaults, trailing closures), each call checked for what it returns.
-@Suite struct APISurfaceTests {
+@Suite(.checksLiveObjects) struct APISurfaceTests {
     @Test("types: a multi is a Channel, inputs are classes, ends and errors have their cases")
     func types() {
         let multi: Channel<Int> = Channel<Int>.preclosed(1, 2)

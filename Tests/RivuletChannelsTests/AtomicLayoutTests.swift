@@ -2,6 +2,7 @@ import Testing
 
 @testable import Rivulet
 @testable import RivuletChannels
+import RivuletContracts
 
 /// Checks that `memory` (an atomic kept as a stored property, reached through `atomic`) is the
 /// memory `atomic` points to: a write through either is seen by the other.
@@ -19,7 +20,7 @@ private func expectSameMemory<Object: AnyObject>(
 
 /// The channel classes that keep atomics as their first stored property (see Rivulet's
 /// AtomicWord.swift): the pointer each computes is that property's address.
-@Suite struct ChannelAtomicLayoutTests {
+@Suite(.checksLiveObjects) struct ChannelAtomicLayoutTests {
     @Test func aChannelsAndAnInputsAtomicsAreTheirFirstStoredProperty() {
         let (input, channel) = Channel<Int>.create()
         for (generation, flag) in [(UInt(0b1010), true), (0b0101, false)] {

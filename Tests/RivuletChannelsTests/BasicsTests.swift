@@ -1,7 +1,8 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
-@Suite struct BasicsTests {
+@Suite(.checksLiveObjects) struct BasicsTests {
     @Test("basic channel delivers 1 2 3")
     func basic() {
         let (input, channel) = Channel<Int>.create()

@@ -1,7 +1,8 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
-@Suite struct SmokeTests {
+@Suite(.checksLiveObjects) struct SmokeTests {
     @Test func capture() throws {
         let (input, multi) = Channel<Int>.create { $0.continuous() }
         input.send(value: 1)
@@ -127,7 +128,7 @@ import RivuletChannels
     }
 }
 
-@Suite struct FlatteningEndsTests {
+@Suite(.checksLiveObjects) struct FlatteningEndsTests {
     @Test("E4 an inner channel cancelled inside switchLatest only drops out")
     func innerCancellationDropsOut() {
         let (outer, channels) = Channel<Channel<Int>>.create()

@@ -43,6 +43,8 @@ extension Signal {
             return SignalCore(storage: Unmanaged.fromOpaque(targetPointer).takeUnretainedValue())
         }
 
+        let liveObject = LiveObjectTracker<LiveObjectTag.Observer>()
+
         /// An observer that runs `action` for every event.
         @inlinable
         public init(_ action: @escaping @Sendable (Event) -> Void) {

@@ -48,6 +48,8 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     static var flagBits: UInt { 1 | valuesKind }
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.Attachment>()
+
     @inlinable
     init(action: @escaping Signal<Value, Error>.Observer.Action, handle: ObservationHandle<Value, Error>?) {
         handleStorage = AtomicWord.storage(ObserverAttachment.retainedBits(of: handle))
@@ -167,6 +169,8 @@ final class ObservationHandle<Value, Error: Swift.Error>: Disposable, @unchecked
     /// is both the way to the signal and the "disposed" flag.
     @inlinable
     var signal: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
+
+    let liveObject = LiveObjectTracker<LiveObjectTag.Attachment>()
 
     @inlinable
     init(core: SignalCore<Value, Error>) {

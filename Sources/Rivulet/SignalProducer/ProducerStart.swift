@@ -61,6 +61,8 @@ final class ProducerStart<Value, Error: Swift.Error>: CompositeDisposable, @unch
     @inlinable
     static func isEnded(_ word: UInt) -> Bool { word != 0 && word & ~0b11 == 0 }
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.ProducerStart>()
+
     @inlinable
     init(eventAction: Signal<Value, Error>.Observer.Action?, valueAction: ((Value) -> Void)?) {
         self.eventAction = eventAction

@@ -37,6 +37,8 @@ class ChannelConsumer<Value> {
     /// `MultiFanOut`).
     @usableFromInline let guardsItself: Bool
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.ChannelNode>()
+
     @inlinable
     init(
         handle: @escaping (ChannelConsumer<Value>, Result<Value, ChannelEnd>, Bool) -> Void,
@@ -106,6 +108,8 @@ final class ChannelSource<Value> {
     /// Whether activating and deactivating it do nothing (`inert()`): its node activates and
     /// deactivates in one round through its lock.
     @usableFromInline let isInert: Bool
+
+    let liveObject = LiveObjectTracker<LiveObjectTag.ChannelNode>()
 
     @inlinable
     init(

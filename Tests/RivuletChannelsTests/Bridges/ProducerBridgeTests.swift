@@ -1,9 +1,10 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// Bridges between channels and the core: `Channel(producer)`, `channel.producer`,
 /// `multi.property`.
-@Suite struct ProducerBridgeTests {
+@Suite(.checksLiveObjects) struct ProducerBridgeTests {
     @Test("E1 Channel(producer) maps completed to complete, failed to other, interrupted to cancelled")
     func producerEventMapping() {
         let completed = ChannelLog<Int>()

@@ -2,10 +2,11 @@ import Dispatch
 import Foundation
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// A10: the graph can be rewired while active; values in flight on a stale connection are
 /// dropped, never delivered out of order.
-@Suite struct A10RewiringTests {
+@Suite(.checksLiveObjects) struct A10RewiringTests {
     private func isBindError(_ error: any Error, _ expected: String) -> Bool {
         guard let error = error as? ChannelBindError<Int> else { return false }
         switch error {
@@ -62,7 +63,10 @@ import RivuletChannels
         #expect(log.all == ["1", "2"])
     }
 
-    @Test("A10 disconnect() deactivates the upstream and hands back a working input; rebind() reactivates afresh")
+    @Test(
+        "A10 disconnect() deactivates the upstream and hands back a working input; rebind() reactivates afresh",
+        .keepsLiveObjects(
+            "keeps every generated input in a static array for the rest of the run (releasing one would end its channel, A7)"))
     func disconnectAndRebind() throws {
         let events = Shared<[Bool]>([])
         let upstream = Channel<Int>.generate { input in

@@ -1,9 +1,10 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// A1: a channel graph is inert until an output attaches; activation happens per node, not per
 /// subscriber.
-@Suite struct A1ActivationTests {
+@Suite(.checksLiveObjects) struct A1ActivationTests {
     @Test("A1 a graph is inert until an output attaches")
     func inertUntilOutput() {
         let activations = Shared<[Bool]>([])
@@ -94,7 +95,10 @@ import RivuletChannels
     }
 
     @Test(
-        "A1 continuousWhileActive waits for an output; continuous, playback, customActivation, cacheUntilActive and capture activate at once"
+        "A1 continuousWhileActive waits for an output; continuous, playback, customActivation, cacheUntilActive and capture activate at once",
+        .keepsLiveObjects(
+            "the generator keeps its inputs and an input holds its channel: a cycle the test makes on purpose (releasing an input would end the channel, A7)"
+        )
     )
     func whichMultisActivateAtOnce() {
         func activations(_ make: (Channel<Int>) -> AnyObject) -> Int {

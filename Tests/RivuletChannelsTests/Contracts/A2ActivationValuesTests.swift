@@ -2,10 +2,11 @@ import Dispatch
 import Foundation
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// A2: cached activation values are delivered synchronously during activation, before any later
 /// value.
-@Suite struct A2ActivationValuesTests {
+@Suite(.checksLiveObjects) struct A2ActivationValuesTests {
     @Test("A2 activation values arrive inside subscribe, before later values")
     func synchronousAndFirst() {
         let (input, multi) = Channel<Int>.create { $0.playback() }

@@ -1,9 +1,14 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// A3: `generate` gets a fresh input on each activation and `nil` on deactivation.
-@Suite struct A3GenerateTests {
-    @Test("A3 generate gets a fresh input per activation and nil on deactivation")
+@Suite(.checksLiveObjects) struct A3GenerateTests {
+    @Test(
+        "A3 generate gets a fresh input per activation and nil on deactivation",
+        .keepsLiveObjects(
+            "the generator keeps its inputs and an input holds its channel: a cycle the test makes on purpose (releasing an input would end the channel, A7)"
+        ))
     func freshInputs() {
         let seen = Shared<[ChannelInput<Int>?]>([])
         let channel = Channel<Int>.generate { input in seen.withLock { $0.append(input) } }
@@ -25,7 +30,10 @@ import RivuletChannels
         #expect(second.send(value: 1) == .disconnected)
     }
 
-    @Test("A3 values sent by generate are ordinary values: a capture holds them, it does not capture them")
+    @Test(
+        "A3 values sent by generate are ordinary values: a capture holds them, it does not capture them",
+        .keepsLiveObjects(
+            "keeps every generated input in a static array for the rest of the run (releasing one would end its channel, A7)"))
     func generateRunsAfterActivation() {
         let channel = Channel<Int>.generate { input in
             input?.send(value: 1)

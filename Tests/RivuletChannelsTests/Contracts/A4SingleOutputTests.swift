@@ -1,8 +1,9 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// A4: a plain `Channel` has one output; fan-out needs a `ChannelMulti`.
-@Suite struct A4SingleOutputTests {
+@Suite(.checksLiveObjects) struct A4SingleOutputTests {
     @Test("A4 a second subscriber ends with duplicate, synchronously; the first is unaffected")
     func secondSubscriberDuplicate() {
         let (input, channel) = Channel<Int>.create()

@@ -1,8 +1,9 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// A7: releasing an input (or calling `cancel()`) ends its channel with `cancelled`.
-@Suite struct A7InputReleaseTests {
+@Suite(.checksLiveObjects) struct A7InputReleaseTests {
     @Test("A7 releasing an input ends its channel with cancelled")
     func releasingInput() {
         var input: ChannelInput<Int>?

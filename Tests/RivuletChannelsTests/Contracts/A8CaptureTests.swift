@@ -1,9 +1,10 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// A8: `capture` pulls activation values synchronously and holds later values until the capture
 /// is subscribed or resumed, then delivers them in order.
-@Suite struct A8CaptureTests {
+@Suite(.checksLiveObjects) struct A8CaptureTests {
     @Test("A8 capture pulls activation values synchronously and holds later ones until subscribed")
     func holdsUntilSubscribed() throws {
         let (input, multi) = Channel<Int>.create { $0.playback() }

@@ -2,10 +2,11 @@ import Dispatch
 import Foundation
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// A9: sends from many threads and re-entrant or loopback sends are serialised in order and never
 /// deadlock (E5, E6). Deadlines are hang guards only.
-@Suite struct A9SerialisationTests {
+@Suite(.checksLiveObjects) struct A9SerialisationTests {
     /// Checks that `values` holds every `perSender` values of each of `senders` senders, each
     /// sender's in the order it sent them.
     private func expectPerSenderOrder(_ values: [Int], senders: Int, perSender: Int) {

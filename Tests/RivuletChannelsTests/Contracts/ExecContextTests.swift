@@ -2,10 +2,11 @@ import Dispatch
 import Foundation
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// Outputs and processors on an execution context other than `.direct`: what they receive is
 /// what a direct one receives (E1), one call at a time and in order (E5), only later.
-@Suite struct ExecContextTests {
+@Suite(.checksLiveObjects) struct ExecContextTests {
     @Test("E1 an output on a TestScheduler context receives every value and the end, in order")
     func outputOnTestScheduler() {
         let scheduler = TestScheduler()

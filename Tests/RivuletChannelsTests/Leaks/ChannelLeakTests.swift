@@ -1,9 +1,10 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// After deactivation or the end, every closure a graph held (handlers, processors, generate
 /// closures) and everything they captured is released (weak-reference checks).
-@Suite struct ChannelLeakTests {
+@Suite(.checksLiveObjects) struct ChannelLeakTests {
     @Test("Leaks: handler and processors are released when the output is cancelled")
     func releasedOnCancel() {
         let (input, channel) = Channel<Int>.createMultiInput()

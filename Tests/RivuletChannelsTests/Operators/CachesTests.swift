@@ -1,8 +1,9 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// `peek`, `cacheLatest` and `cacheUntilActive`.
-@Suite struct CachesTests {
+@Suite(.checksLiveObjects) struct CachesTests {
     @Test("A8 peek reads a multi's activation value, or nil")
     func peekValues() {
         let (input, multi) = Channel<Int>.create { $0.continuous() }

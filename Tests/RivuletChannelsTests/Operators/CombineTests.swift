@@ -1,8 +1,9 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// `combine` and `combineLatestWith`.
-@Suite struct CombineTests {
+@Suite(.checksLiveObjects) struct CombineTests {
     @Test("A2 combineLatestWith emits once every side has a value, then on each new value")
     func combineLatestEmitsWhenBothHaveValues() {
         let (a, ca) = Channel<Int>.create()

@@ -1,8 +1,9 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// `merge`, multi inputs and merged inputs.
-@Suite struct MergeTests {
+@Suite(.checksLiveObjects) struct MergeTests {
     @Test("E1 merge completes after its last source completes")
     func mergeCompletesAfterLast() {
         let (a, ca) = Channel<Int>.create()

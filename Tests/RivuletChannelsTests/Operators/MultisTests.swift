@@ -1,8 +1,9 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// What each kind of multi remembers for outputs that join later.
-@Suite struct MultisTests {
+@Suite(.checksLiveObjects) struct MultisTests {
     @Test("A2 continuous forgets its value at the end: a late output gets only the end")
     func continuousForgetsAtEnd() {
         let (input, multi) = Channel<Int>.create { $0.continuous() }

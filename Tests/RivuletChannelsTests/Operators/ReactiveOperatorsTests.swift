@@ -1,10 +1,11 @@
 import Dispatch
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// Time operators on a `TestScheduler` (deterministic: no sleeps), and zip, switchLatest,
 /// materialize.
-@Suite struct ReactiveOperatorsTests {
+@Suite(.checksLiveObjects) struct ReactiveOperatorsTests {
     @Test("A1 timer starts counting at activation, then sends its value and completes")
     func timerStartsAtActivation() {
         let scheduler = TestScheduler()

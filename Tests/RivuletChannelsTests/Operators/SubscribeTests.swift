@@ -1,9 +1,10 @@
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// Outputs: `subscribe`, `subscribeValues`, `subscribeWhile`, cancellation, and outputs and
 /// inputs as `Disposable`s.
-@Suite struct SubscribeTests {
+@Suite(.checksLiveObjects) struct SubscribeTests {
     @Test("E1 subscribeValues reports values only")
     func subscribeValuesOnly() {
         let (input, channel) = Channel<Int>.create()
@@ -65,7 +66,8 @@ import RivuletChannels
         withExtendedLifetime(other) {}
     }
 
-    @Test("A6 an output cancelled from its own handler receives nothing after cancel() returned")
+    @Test(
+        "A6 an output cancelled from its own handler receives nothing after cancel() returned", .cancelledOutputKeepsItsHandler)
     func cancelFromOwnHandler() {
         let (input, channel) = Channel<Int>.create { $0.multicast() }
         let log = ChannelLog<Int>()

@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import Testing
 import RivuletChannels
+import RivuletContracts
 
 /// Races that only show up under load; run under Thread Sanitizer:
 /// `swift test --sanitize=thread --scratch-path .build-tsan --filter RivuletChannelsTests`.
 /// Deadlines are hang guards only.
-@Suite struct OutputChurnStressTests {
+@Suite(.checksLiveObjects) struct OutputChurnStressTests {
     @Test("A9 stress: outputs subscribe and cancel on 4 threads while a fifth sends; no deadlock, order kept")
     func subscribeCancelChurn() {
         let (input, channel) = Channel<Int>.createMultiInput()
@@ -58,7 +59,9 @@ import RivuletChannels
         withExtendedLifetime(anchorOutput) {}
     }
 
-    @Test("A9 stress: an output cancelled from its handler's own thread receives nothing after cancel() returned")
+    @Test(
+        "A9 stress: an output cancelled from its handler's own thread receives nothing after cancel() returned",
+        .cancelledOutputKeepsItsHandler)
     func cancelFromHandlerThreadUnderLoad() {
         for round in 0..<200 {
             let (input, channel) = Channel<Int>.createMultiInput()

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// An action whose work is a pipe the test drives: each execution's input observer is kept.
 private final class DrivenWork: Sendable {
@@ -15,7 +16,7 @@ private final class DrivenWork: Sendable {
     }
 }
 
-@Suite struct ActionTests {
+@Suite(.checksLiveObjects) struct ActionTests {
     @Test func aSuccessfulExecution() {
         let action = Action<Int, Int, TestError> { input in SignalProducer([input, input * 2]) }
         let applied = EventRecorder<Int, ActionError<TestError>>()
@@ -160,7 +161,12 @@ private final class DrivenWork: Sendable {
         #expect(action.isEnabled.value == false)
     }
 
-    @Test func applyingFromInsideItsOwnObserversIsDisabledWhileExecutingAndNeverDeadlocks() {
+    @Test(
+        .keepsLiveObjects(
+            "the observers capture the action whose signals they observe: a cycle the test makes on purpose, which only the end of those signals (the action's deinit) would break"
+        )
+    )
+    func applyingFromInsideItsOwnObserversIsDisabledWhileExecutingAndNeverDeadlocks() {
         let action = Action<Int, Int, TestError> { SignalProducer(value: $0) }
         let nested = EventRecorder<Int, ActionError<TestError>>()
         action.values.observeValues { value in
@@ -213,7 +219,7 @@ private final class DrivenWork: Sendable {
     }
 }
 
-@Suite struct ActionStressTests {
+@Suite(.checksLiveObjects) struct ActionStressTests {
     @Test func concurrentStartsRunOneExecutionAtATime() {
         let running = Locked(0)
         let overlaps = Counter()

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct BindingTests {
+@Suite(.checksLiveObjects) struct BindingTests {
     @Test func bindsASignalsValues() {
         let target = MutableProperty(0)
         let (signal, input) = Signal<Int, Never>.pipe()

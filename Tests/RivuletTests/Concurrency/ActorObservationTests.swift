@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// Observation on an actor (`observe(isolatedTo:_:)` and its siblings): the closure runs on the
 /// actor with the actor as its `isolated` parameter, events arrive in order, one at a time, each
@@ -12,7 +13,7 @@ import Testing
 /// events that must happen. "Nothing after disposal" is checked where it is deterministic: the
 /// actor is held inside a delivery while the later events are queued and the observation is
 /// disposed of, so the drain can only find the mark when it resumes.
-@Suite struct ActorObservationTests {
+@Suite(.checksLiveObjects) struct ActorObservationTests {
     /// One value of one sending thread.
     struct Sent: Sendable, Equatable {
         let sender: Int
@@ -255,7 +256,7 @@ import Testing
 /// `@MainActor` closure give that access. On Linux the test runner services the main queue, as
 /// UISchedulerTests rely on.
 @MainActor
-@Suite struct MainActorObservationTests {
+@Suite(.checksLiveObjects) struct MainActorObservationTests {
     @MainActor final class ViewModel {
         var values: [Int] = []
         var terminals = 0

@@ -3,11 +3,12 @@ import Foundation
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// `ActorScheduler`: actions run on the actor, one at a time, in the order they were scheduled;
 /// a disposed action does not run. Cancellation is checked deterministically: the actor is held
 /// inside an action while the later actions are scheduled and one of them is disposed of.
-@Suite struct ActorSchedulerTests {
+@Suite(.checksLiveObjects) struct ActorSchedulerTests {
     actor Worker {
         var log: [Int] = []
         func append(_ value: Int) { log.append(value) }

@@ -1,9 +1,10 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// Issue 17: `values` on signals, producers and properties, as `AsyncSequence`s with the stream's
 /// own failure type, a buffering policy, and disposal when the iteration ends early (P4).
-@Suite struct AsyncValuesTests {
+@Suite(.checksLiveObjects) struct AsyncValuesTests {
     @Test func producerValuesAreIteratedWithoutTryWhenTheErrorIsNever() async {
         var seen: [Int] = []
         for await value in SignalProducer(values: 1, 2, 3).values {

@@ -4,6 +4,7 @@ import Observation
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// The bridges between Rivulet and Observation: `SignalProducer(tracking:)` and
 /// `Property(tracking:)` follow an expression over `@Observable` models; `ObservableProperty` shows
@@ -12,7 +13,7 @@ import Testing
 /// No timing assertion: the tests wait (up to 300 s) only for values that must arrive, and every
 /// "nothing more happens" check is deterministic (after disposal nothing is scheduled at all, and
 /// the coalescing tests hold a round still while the mutations happen).
-@Suite struct ObservationBridgeTests {
+@Suite(.checksLiveObjects) struct ObservationBridgeTests {
     // MARK: - The toolchain's macro
 
     @Test func theObservableMacroWorksHere() {
@@ -276,7 +277,11 @@ import Testing
 
     // MARK: - Tracking as a property
 
-    @Test func aTrackingPropertyHasTheValueNowAndFollowsChanges() {
+    @Test(
+        .keepsLiveObjects(
+            "not diagnosed yet (reported in issue 19): leaves a signal, its observer, a producer start and the property alive after a change was tracked; suspected cycle through the Observation registration"
+        ))
+    func aTrackingPropertyHasTheValueNowAndFollowsChanges() {
         let model = LockedPerson()
         let fullName = Property(tracking: { model.firstName + " " + model.lastName })
         #expect(fullName.value == "Ada Lovelace")
@@ -446,7 +451,11 @@ import Testing
         #expect(view.value == "Ada Byron")
     }
 
-    @Test func theViewOnASchedulerAppliesChangesThere() {
+    @Test(
+        .keepsLiveObjects(
+            "not diagnosed yet (reported in issue 19): leaves the view's producer start and its observe(on:) stage alive after the view is released"
+        ))
+    func theViewOnASchedulerAppliesChangesThere() {
         let source = MutableProperty(1)
         let scheduler = TestScheduler()
         let view = ObservableProperty(source, on: scheduler)

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// Issue 17, item 5: producers from async code. Each start runs its work in a new task (P2);
 /// disposing of the start cancels the task and interrupts the start (P4, E4); nothing arrives
@@ -9,7 +10,7 @@ import Testing
 ///
 /// No timing assertion: the tests wait (with a generous limit) only for events that must happen,
 /// and the cancellation handshakes are explicit (the work records what it saw).
-@Suite struct ProducerFromAsyncTests {
+@Suite(.checksLiveObjects) struct ProducerFromAsyncTests {
     // MARK: - An async operation
 
     @Test func anAsyncOperationSendsItsValueThenCompletes() async {

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite("CompositeDisposable")
+@Suite("CompositeDisposable", .checksLiveObjects)
 struct CompositeDisposableTests {
     // MARK: Basics
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 // MARK: - Helpers shared by the disposable and lifetime tests
 
@@ -58,7 +59,7 @@ final class DeinitHookDisposable: Disposable {
 
 // MARK: - AnyDisposable
 
-@Suite("AnyDisposable")
+@Suite("AnyDisposable", .checksLiveObjects)
 struct AnyDisposableTests {
     @Test("the action runs on the first dispose and never again")
     func actionRunsExactlyOnce() {

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite("ScopedDisposable")
+@Suite("ScopedDisposable", .checksLiveObjects)
 struct ScopedDisposableTests {
     @Test("the inner is disposed of when the scoped disposable deinitializes")
     func disposesInnerOnDeinit() {

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite("SerialDisposable")
+@Suite("SerialDisposable", .checksLiveObjects)
 struct SerialDisposableTests {
     @Test("a new serial disposable is empty and not disposed")
     func emptyInit() {
@@ -222,7 +223,7 @@ struct SerialDisposableTests {
     }
 }
 
-@Suite struct SerialDisposableReassignmentTests {
+@Suite(.checksLiveObjects) struct SerialDisposableReassignmentTests {
     @Test("assigning the current inner again keeps it and does not dispose of it")
     func reassigningTheSameInnerIsANoOp() {
         let inner = AnyDisposable()

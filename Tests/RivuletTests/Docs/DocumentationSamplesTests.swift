@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RivuletContracts
 
 /// Every ```swift block in README.md and Docs/*.md must appear, line for line (ignoring
 /// indentation), in the RivuletTour target, which compiles and runs it (or, for the contract
@@ -21,7 +22,7 @@ import Testing
 /// under (`("title", function)` in main.swift or in runDesignGuidelinesExamples, printed as
 /// `── title` or `· title`). A fence without an info string right after a sample, or prose right
 /// after a sample that starts with "prints" but is not followed by an output block, is an error.
-@Suite struct DocumentationSamplesTests {
+@Suite(.checksLiveObjects) struct DocumentationSamplesTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

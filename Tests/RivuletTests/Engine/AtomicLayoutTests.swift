@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// Checks that `memory` (an atomic kept as a stored property, reached through `atomic`) is the
 /// memory `atomic` points to: a write through either is seen by the other. Ends with the value it
@@ -34,7 +35,7 @@ func expectSameMemory<Object: AnyObject>(
 /// Every atomic that Rivulet keeps in a class or a buffer is reached through a pointer computed
 /// from the layout (see AtomicWord.swift): these tests check, for every such class, that the
 /// pointer is the stored property's address.
-@Suite struct AtomicLayoutTests {
+@Suite(.checksLiveObjects) struct AtomicLayoutTests {
     @Test func theTurnWordIsAtTheStartOfAMailboxsTail() {
         #expect(MemoryLayout<MailboxSynchronization>.offset(of: \.turnWord) == 0)
         #expect(MemoryLayout<AtomicWordAndFlagStorage>.offset(of: \.word) == 0)

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct CombiningStageTests {
+@Suite(.checksLiveObjects) struct CombiningStageTests {
     private typealias Stage = CombiningStage<CombineLatestStateMachine<Int>, [Int], TestError>
 
     /// A stage over two sources whose downstream records into `recorder` and holds `tracked`.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// `DeadlockDiagnostics`: a thread waiting for a delivery turn that a blocked observer holds is
 /// reported, naming the signal or property and the thread holding the turn.
@@ -11,7 +12,7 @@ import Testing
 /// thread's send to the same signal has gone through) and lets the report break it: the handler
 /// releases the blocked observer. Without a report the observer would wait out its limit and the
 /// test would fail.
-@Suite(.serialized) struct DeadlockDiagnosticsTests {
+@Suite(.checksLiveObjects, .serialized) struct DeadlockDiagnosticsTests {
     /// What one deadlock scenario saw.
     struct Outcome: Sendable {
         var reports: [DeadlockDiagnostics.Report] = []
@@ -62,7 +63,12 @@ import Testing
         return outcome.value
     }
 
-    @Test func aSenderWaitingForASignalsTurnIsReportedWithTheSignalAndTheThreadHoldingTheTurn() {
+    @Test(
+        .keepsLiveObjects(
+            "the blocking observer captures the second send, which captures the signal's input: a cycle the test makes on purpose, as an observer that keeps its own signal's sender does"
+        )
+    )
+    func aSenderWaitingForASignalsTurnIsReportedWithTheSignalAndTheThreadHoldingTheTurn() {
         let (signal, input) = Signal<Int, Never>.pipe()
         let received = Atomic<[Int]>([])
         let outcome = Self.runDeadlock(
@@ -87,7 +93,12 @@ import Testing
         #expect(received.value == [1, 2])
     }
 
-    @Test func aWriterWaitingForAPropertysTurnIsReported() {
+    @Test(
+        .keepsLiveObjects(
+            "the blocking observer captures the second send, which captures the property: a cycle the test makes on purpose, as an observer that keeps its own signal's sender does"
+        )
+    )
+    func aWriterWaitingForAPropertysTurnIsReported() {
         let property = MutableProperty(0)
         let seen = Atomic<[Int]>([])
         let outcome = Self.runDeadlock(

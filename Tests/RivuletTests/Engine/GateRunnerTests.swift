@@ -1,5 +1,6 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// A machine for testing the gate itself: forwards non-negative inputs, completes at a negative
 /// one, and asks to stop the source operand at zero. It holds `token` to observe its release.
@@ -19,8 +20,8 @@ private struct EchoMachine: GateStateMachine {
     static func interruption(of _: GateOperand) -> Int { -1 }
 }
 
-@Suite struct GateRunnerTests {
-    @Test func reentrantInputsAreQueuedAfterTheCurrentOne_E6() {
+@Suite(.checksLiveObjects) struct GateRunnerTests {
+    @Test(.observerKeepsWhatItObserves) func reentrantInputsAreQueuedAfterTheCurrentOne_E6() {
         var received: [Int] = []
         var gate: GateRunner<EchoMachine>?
         let (lifetime, token) = Lifetime.make()

@@ -4,11 +4,12 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import RivuletContracts
 
 /// What an idle hot source with one observer costs (`Signal.pipe()` and one `observeValues`,
 /// compare's workload 10), object by object, as the allocator counts it (`malloc_usable_size`:
 /// glibc rounds each request up to 8 bytes short of a multiple of 16).
-@Suite struct IdleFootprintTests {
+@Suite(.checksLiveObjects) struct IdleFootprintTests {
     /// glibc's `malloc_usable_size`, which the Glibc module does not import (`malloc.h`).
     static let mallocUsableSize: @convention(c) (UnsafeMutableRawPointer?) -> Int = {
         // RTLD_DEFAULT is the null handle on glibc.

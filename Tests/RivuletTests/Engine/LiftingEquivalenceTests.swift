@@ -1,9 +1,10 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// P3 across the single-source operators: for each scripted input, the signal operator, the fused
 /// producer operator and the signal operator applied through `lift` give the same events.
-@Suite struct LiftingEquivalenceTests {
+@Suite(.checksLiveObjects) struct LiftingEquivalenceTests {
     typealias Input = Signal<Int, TestError>
     typealias Script = [Input.Event]
 

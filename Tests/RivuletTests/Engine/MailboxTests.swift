@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct MailboxWaitForTurnTests {
+@Suite(.checksLiveObjects) struct MailboxWaitForTurnTests {
     @Test func handlesEachInputOnTheSendingThreadBeforeSendReturns_E7() {
         let handled = Locked<[(Int, ThreadID)]>([])
         let mailbox = Mailbox<Int> { input in handled.withLock { $0.append((input, .current)) } }
@@ -67,7 +68,7 @@ import Testing
     }
 }
 
-@Suite struct MailboxQueueForOwnerTests {
+@Suite(.checksLiveObjects) struct MailboxQueueForOwnerTests {
     @Test func anInputSentFromTheHandlerIsHandledRightAfterTheCurrentOne_E6() {
         var log: [String] = []
         var mailbox: Mailbox<Int>!
@@ -173,7 +174,7 @@ import Testing
     }
 }
 
-@Suite struct MailboxClosingTests {
+@Suite(.checksLiveObjects) struct MailboxClosingTests {
     /// Input 1 is being handled on another thread; input 2 waits for the turn (waitForTurn), and
     /// input 3 is queued for the owner (queueForOwner); then the mailbox is closed.
     func closeWhileInputsWait(_ closing: MailboxClosing) -> (handled: [Int], handlerReleased: Bool) {
@@ -248,7 +249,7 @@ import Testing
     }
 }
 
-@Suite struct MailboxStressTests {
+@Suite(.checksLiveObjects) struct MailboxStressTests {
     @Test func concurrentSendersAreHandledOneAtATimeWithNothingLost_E5() {
         let overlap = OverlapDetector()
         let handled = Locked<[Int: [Int]]>([:])

@@ -5,7 +5,7 @@ import Testing
 
 /// `Locked`'s lock (a `WordLock` on Linux, `os_unfair_lock` on Apple platforms): mutual
 /// exclusion under contention, and a thread that had to go to sleep is woken by the unlock.
-@Suite struct WordLockTests {
+@Suite(.checksLiveObjects) struct WordLockTests {
     @Test func concurrentIncrementsUnderTheLockAreNeverLost() {
         let counter = Locked(0)
         let threads = 8
@@ -109,6 +109,7 @@ private final class SharedCounter: @unchecked Sendable {
 import Glibc
 #elseif canImport(Musl)
 import Musl
+import RivuletContracts
 #endif
 
 /// A short pause while polling (a millisecond).

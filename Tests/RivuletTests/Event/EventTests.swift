@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct EventTests {
+@Suite(.checksLiveObjects) struct EventTests {
     typealias Event = Signal<Int, TestError>.Event
 
     @Test func terminatingEventsAreTheThreeTerminals() {

@@ -4,8 +4,9 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct FoundationReactiveTests {
+@Suite(.checksLiveObjects) struct FoundationReactiveTests {
     @Test func notificationsAreSentWhileTheSignalLives() {
         let center = NotificationCenter()
         let name = Notification.Name("rivulet.test")
@@ -63,8 +64,8 @@ import Testing
     }
 }
 
-@Suite struct UnserializedAliasTests {
-    @Test func unserializedSignalsAreStillSerializedAndQueueReentrantSends_E6() {
+@Suite(.checksLiveObjects) struct UnserializedAliasTests {
+    @Test(.observerKeepsWhatItObserves) func unserializedSignalsAreStillSerializedAndQueueReentrantSends_E6() {
         let (signal, input) = Signal<Int, Never>.reentrantUnserializedPipe()
         let seen = Locked<[Int]>([])
         signal.observeValues { value in

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct LifetimeEndedSignalTests {
+@Suite(.checksLiveObjects) struct LifetimeEndedSignalTests {
     @Test func endedCompletesWhenTheLifetimeEnds() {
         let (lifetime, token) = Lifetime.make()
         let completed = Counter()

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite("Lifetime")
+@Suite("Lifetime", .checksLiveObjects)
 struct LifetimeTests {
     // MARK: Ending
 

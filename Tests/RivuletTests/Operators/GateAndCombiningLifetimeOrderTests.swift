@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 // When the operand starts of the gating and combining operators begin and end, relative to the
 // result's events and to each other. Every expected trace is ReactiveSwift 7.2.1's for the same
@@ -87,7 +88,7 @@ private final class LifetimeTrace: @unchecked Sendable {
     }
 }
 
-@Suite struct GateAndCombiningLifetimeOrderTests {
+@Suite(.checksLiveObjects) struct GateAndCombiningLifetimeOrderTests {
     // MARK: take(until:)
 
     @Test func takeUntilEndsTheSourceThenTheTriggerAfterCompleting() {

@@ -1,8 +1,9 @@
 import Dispatch
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct MutablePropertyTests {
+@Suite(.checksLiveObjects) struct MutablePropertyTests {
     @Test func theLatestValueIsReadableSynchronously_R1() {
         let property = MutableProperty(1)
         #expect(property.value == 1)
@@ -12,7 +13,7 @@ import Testing
         #expect(property.value == 3)
     }
 
-    @Test func aChangeIsEmittedSynchronouslyAfterItIsVisible_R2() {
+    @Test(.observerKeepsWhatItObserves) func aChangeIsEmittedSynchronouslyAfterItIsVisible_R2() {
         let property = MutableProperty(0)
         let seen = Locked<[(emitted: Int, read: Int)]>([])
         property.signal.observeValues { value in
@@ -25,7 +26,7 @@ import Testing
         #expect(seen.withLock { $0 }.map(\.read) == [5])
     }
 
-    @Test func readingTheValueInsideAnObserverIsAllowed_R3() {
+    @Test(.observerKeepsWhatItObserves) func readingTheValueInsideAnObserverIsAllowed_R3() {
         let property = MutableProperty("a")
         let reads = Locked<[String]>([])
         property.producer.startWithValues { _ in
@@ -49,7 +50,7 @@ import Testing
         #expect(producerRecorder.values == [2, 3])
     }
 
-    @Test func settingFromInsideItsOwnObserverIsQueuedAndReadBackAtOnce_E6() {
+    @Test(.observerKeepsWhatItObserves) func settingFromInsideItsOwnObserverIsQueuedAndReadBackAtOnce_E6() {
         // Documented order: the write takes effect at once (later observers of the current change
         // already read the new value); its emission follows the current one, to every observer.
         let property = MutableProperty(0)
@@ -76,7 +77,7 @@ import Testing
         #expect(property.value == 2)
     }
 
-    @Test func modifyFromInsideItsOwnObserverIsQueuedAndEmitted_E6() {
+    @Test(.observerKeepsWhatItObserves) func modifyFromInsideItsOwnObserverIsQueuedAndEmitted_E6() {
         // The outer set claims the write turn without the lock; the re-entrant `modify` queues its
         // change, which must make the outer set hand over to the slow path and emit it.
         let property = MutableProperty(0)
@@ -139,7 +140,7 @@ import Testing
         #expect(property.withValue { $0 * 2 } == 14)
     }
 
-    @Test func aProducerStartedDuringAnEmissionStartsFromTheLatestValueWithoutRepeats() {
+    @Test(.observerKeepsWhatItObserves) func aProducerStartedDuringAnEmissionStartsFromTheLatestValueWithoutRepeats() {
         let property = MutableProperty(0)
         let late = EventRecorder<Int, Never>()
         property.signal.observeValues { value in
@@ -210,7 +211,7 @@ import Testing
     }
 }
 
-@Suite struct MutablePropertyStressTests {
+@Suite(.checksLiveObjects) struct MutablePropertyStressTests {
     @Test func concurrentModifiesAreAtomicAndEveryObserverSeesTheSameOrderedHistory() {
         let property = MutableProperty(0)
         let first = EventRecorder<Int, Never>()
@@ -237,7 +238,7 @@ import Testing
         #expect(overlap.overlapCount == 0)
     }
 
-    @Test func concurrentSettersAndReadersAgreeOnTheLastValue() {
+    @Test(.observerKeepsWhatItObserves) func concurrentSettersAndReadersAgreeOnTheLastValue() {
         let property = MutableProperty(-1)
         let recorder = EventRecorder<Int, Never>()
         let visibleBeforeEmission = Counter()
@@ -264,7 +265,7 @@ import Testing
         }
     }
 
-    @Test func feedbackWritesFromObserversOnManyThreadsNeverDeadlock() {
+    @Test(.observerKeepsWhatItObserves) func feedbackWritesFromObserversOnManyThreadsNeverDeadlock() {
         let property = MutableProperty(0)
         property.signal.observeValues { value in
             if value % 7 == 0 { property.value = value + 1 }

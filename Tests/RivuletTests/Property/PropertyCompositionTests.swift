@@ -1,5 +1,6 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// The values a property goes through while `changes` runs: its current value, then each change.
 private func history<Value>(of property: Property<Value>, during changes: () -> Void) -> [Value] {
@@ -10,7 +11,7 @@ private func history<Value>(of property: Property<Value>, during changes: () -> 
     return recorder.values
 }
 
-@Suite struct PropertyCompositionTests {
+@Suite(.checksLiveObjects) struct PropertyCompositionTests {
     @Test func map() {
         let source = MutableProperty(1)
         let doubled = source.map { $0 * 2 }

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct PropertyTests {
+@Suite(.checksLiveObjects) struct PropertyTests {
     @Test func aConstantPropertyNeverChanges() {
         let property = Property(value: 3)
         let producerRecorder = EventRecorder<Int, Never>()

@@ -1,5 +1,6 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// a → b = a × 10, a → c = a + 1, d = combineLatest(b, c): the classic diamond.
 private struct Diamond {
@@ -17,7 +18,7 @@ private struct Diamond {
     }
 }
 
-@Suite struct PropertyTransactionTests {
+@Suite(.checksLiveObjects) struct PropertyTransactionTests {
     @Test func withoutATransactionADiamondShowsAGlitch() {
         let diamond = Diamond()
         diamond.a.value = 2

@@ -1,5 +1,6 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 private struct TooLong: Swift.Error, Equatable {}
 
@@ -12,7 +13,7 @@ private func describe(_ result: ValidatingProperty<String, TooLong>.Result) -> S
     }
 }
 
-@Suite struct ValidatingPropertyTests {
+@Suite(.checksLiveObjects) struct ValidatingPropertyTests {
     /// Accepts up to 3 characters, trims 4 or 5, rejects more.
     private func makeProperty(_ initial: String = "") -> ValidatingProperty<String, TooLong> {
         ValidatingProperty(initial) { proposed in

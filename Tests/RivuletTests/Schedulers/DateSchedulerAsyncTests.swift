@@ -2,13 +2,14 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 private func at(_ seconds: TimeInterval) -> Date {
     Date(timeIntervalSinceReferenceDate: seconds)
 }
 
 /// `sleep` and `timer` on a `TestScheduler`, driven by the async `advance` and `run`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.checksLiveObjects, .timeLimit(.minutes(1)))
 struct DateSchedulerAsyncTests {
     @Test func sleepResumesWhenVirtualTimeReachesTheDeadline() async throws {
         let scheduler = TestScheduler()

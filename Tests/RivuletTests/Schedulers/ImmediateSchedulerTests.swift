@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct ImmediateSchedulerTests {
+@Suite(.checksLiveObjects) struct ImmediateSchedulerTests {
     @Test func runsTheActionSynchronouslyOnTheCallingThread() {
         let scheduler = ImmediateScheduler()
         let caller = ThreadID.current

@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct QueueSchedulerTests {
+@Suite(.checksLiveObjects) struct QueueSchedulerTests {
     @Test func runsOnItsQueueAndOffTheCallingThread() throws {
         let scheduler = QueueScheduler(name: "test.queue-scheduler")
         let key = DispatchSpecificKey<Int>()

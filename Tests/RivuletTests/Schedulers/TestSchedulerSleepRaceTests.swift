@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 private func at(_ seconds: TimeInterval) -> Date {
     Date(timeIntervalSinceReferenceDate: seconds)
@@ -16,7 +17,7 @@ private func at(_ seconds: TimeInterval) -> Date {
 /// `sleep` now stays, the task and the advance take turns on one executor and the order is fixed.
 /// Nothing here is timed; a lost wake-up hangs, and the deadline turns that into a failure.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.checksLiveObjects, .timeLimit(.minutes(1)))
 struct TestSchedulerSleepRaceTests {
     static let rounds = 500
 
@@ -99,7 +100,7 @@ struct TestSchedulerSleepRaceTests {
 /// sleep to be scheduled before advancing past it; following it, every step is taken, whatever the
 /// load. (Advancing past several sleeps at once is best effort off the main actor, not a promise,
 /// so it is not tested.)
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.checksLiveObjects, .timeLimit(.minutes(1)))
 struct TestSchedulerSleepOffTheMainActorTests {
     @Test func aTaskSleepingInALoopOffTheMainActorTakesEveryStepWhenEachSleepIsAwaited() async {
         for round in 0..<200 {

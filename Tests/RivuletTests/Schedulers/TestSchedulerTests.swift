@@ -2,13 +2,14 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// The date `seconds` after the reference date, the default start of a `TestScheduler`.
 private func at(_ seconds: TimeInterval) -> Date {
     Date(timeIntervalSinceReferenceDate: seconds)
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.checksLiveObjects, .timeLimit(.minutes(1)))
 struct TestSchedulerTests {
     @Test func startsAtTheStartDateAndSchedulingRunsNothing() {
         let scheduler = TestScheduler(startDate: at(100))

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// On Linux the test runner's main thread services the main queue (through an async `main`), but
 /// it does so from a dispatch worker thread, so `Thread.isMainThread` is false there. These tests
@@ -12,7 +13,7 @@ import Testing
 /// The synchronous fast path depends on no other `UIScheduler` work being pending, so the suite is
 /// serialized; a parallel test elsewhere that schedules on a `UIScheduler` at the same moment could
 /// only turn a synchronous run into a queued one.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.checksLiveObjects, .serialized, .timeLimit(.minutes(1)))
 struct UISchedulerTests {
     private static let mainTag: DispatchSpecificKey<Int> = {
         let key = DispatchSpecificKey<Int>()

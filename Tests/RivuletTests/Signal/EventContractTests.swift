@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// Contract E1–E7: the event grammar and how events are delivered.
-@Suite struct EventContractTests {
+@Suite(.checksLiveObjects) struct EventContractTests {
     typealias IntSignal = Signal<Int, TestError>
 
     // MARK: E1
@@ -122,7 +123,7 @@ import Testing
 
     // MARK: E6
 
-    @Test("E6 a value sent from inside an observer is queued and delivered right after, in order")
+    @Test("E6 a value sent from inside an observer is queued and delivered right after, in order", .observerKeepsWhatItObserves)
     func E6_reentrantSendsAreQueuedInOrder() {
         let recorder = EventRecorder<Int, TestError>()
         let depth = Locked(0)
@@ -149,7 +150,7 @@ import Testing
         #expect(maxDepth.withLock { $0 } == 1, "delivery was recursive")
     }
 
-    @Test("E6 the queued values are delivered before the outer send returns")
+    @Test("E6 the queued values are delivered before the outer send returns", .observerKeepsWhatItObserves)
     func E6_queueDrainsBeforeSendReturns() {
         let (signal, input) = IntSignal.pipe()
         let recorder = EventRecorder<Int, TestError>()
@@ -159,7 +160,7 @@ import Testing
         #expect(recorder.values == [1, 2])
     }
 
-    @Test("E6 ping-pong between two signals on one thread never deadlocks and keeps order")
+    @Test("E6 ping-pong between two signals on one thread never deadlocks and keeps order", .observerKeepsWhatItObserves)
     func E6_crossSignalReentrancy() {
         let (a, inputA) = IntSignal.pipe()
         let (b, inputB) = IntSignal.pipe()

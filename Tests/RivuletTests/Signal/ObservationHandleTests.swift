@@ -1,17 +1,11 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// What `observe` returns, and what keeping it does and does not keep alive (S5 and the leak
 /// rules of the brief).
-@Suite struct ObservationHandleTests {
-    /// Counts its own deinitializations, to tell a million releases from a leak.
-    final class CountsDeinit: Sendable {
-        let counter: Counter
-        init(_ counter: Counter) { self.counter = counter }
-        deinit { counter.increment() }
-    }
-
+@Suite(.checksLiveObjects) struct ObservationHandleTests {
     /// Observes `signal` with a closure that captures a watched object; returns the watch and the
     /// disposable, which the caller keeps.
     static func observe(
@@ -79,33 +73,14 @@ import Testing
         let (signal, input) = Signal<Int, Never>.pipe()
         let released = Counter()
         let cycles = 1_000_000
-        // Two rounds: a leak of even the smallest block (32 bytes) per cycle grows resident memory
-        // by 32 MB or more in each round, while what other tests running meanwhile add to the
-        // process (once 28 MB in a CI run on two cores) does not repeat round after round. The
-        // smaller growth must stay under the bound.
-        var growths: [Int] = []
-        for round in 1...2 {
-            let before = residentBytes()
-            for _ in 0..<cycles {
-                let captured = CountsDeinit(released)
-                signal.observeValues { _ in _ = captured }?.dispose()
-            }
+        let rounds = CycleRounds(cycles: cycles) {
+            let captured = CountsDeinit(released)
+            signal.observeValues { _ in _ = captured }?.dispose()
+        } afterRound: { round in
             #expect(released.value == round * cycles, "every observer's closure was released")
             #expect(signal.core.observerCount == 0)
-            if let before, let after = residentBytes() { growths.append(after - before) }
         }
-        // Under a sanitizer the allocator is the sanitizer's: the counts above still hold there.
-        if let smallest = growths.min(), !isRunningUnderAMemorySanitizer {
-            #expect(smallest < 24 << 20, "resident memory grew by \(growths) bytes over two rounds of \(cycles) cycles")
-        }
+        rounds.expectFlat()
         withExtendedLifetime(input) {}
     }
-}
-
-/// The process's resident memory, from /proc (Linux); `nil` elsewhere.
-private func residentBytes() -> Int? {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-    let fields = statm.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }

@@ -1,13 +1,14 @@
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// The one-slot `ObserverAttachment` (an observer of values keeps its `(Value) -> Void` closure in
 /// the slot declared `(Event) -> Void`, read back through `ValuesObserverAttachment`) and the
 /// one-word `Signal.Observer` (an input observer's word is its signal's storage, any other's an
 /// `ObserverAction`): both kinds deliver what they should, before and after they are detached,
 /// with values of every shape, and release what they hold.
-@Suite struct ObserverLayoutTests {
+@Suite(.checksLiveObjects) struct ObserverLayoutTests {
     /// A recorder of what the observers saw.
     final class Log: @unchecked Sendable {
         // @unchecked Sendable: only touched on the test's thread (every send is synchronous).
@@ -265,7 +266,7 @@ import Testing
 
 /// `SpecializedTeardown`, the table of a signal's teardown code, one entry per pair of types.
 /// The keys here are made up: real keys are metadata addresses, far above them.
-@Suite struct SpecializedTeardownTests {
+@Suite(.checksLiveObjects) struct SpecializedTeardownTests {
     /// Teardown code that writes `interrupted` and `abandoned` to the memory it is given.
     static func code(interrupted: Int, abandoned: Int) -> SpecializedTeardown.Code {
         SpecializedTeardown.Code(

@@ -1,10 +1,11 @@
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// `ObserverList`, the one-word list of a signal's observers: one observer inline, a buffer from
 /// the second on; order, removal and growth.
-@Suite struct ObserverListTests {
+@Suite(.checksLiveObjects) struct ObserverListTests {
     /// A recorder of which observer saw which value.
     final class Log: @unchecked Sendable {
         // @unchecked Sendable: only touched on the test's thread (every send is synchronous).

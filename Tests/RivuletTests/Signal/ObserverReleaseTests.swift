@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// O7 for the delivery core itself: what a transition lets go of is released after the lock, so
 /// a deinit that sends on the same signal neither deadlocks nor corrupts it.
-@Suite struct ObserverReleaseTests {
+@Suite(.checksLiveObjects) struct ObserverReleaseTests {
     /// Sends on `input` when it is deinitialized.
     final class SendsOnDeinit: Sendable {
         let input: Signal<Int, Never>.Observer

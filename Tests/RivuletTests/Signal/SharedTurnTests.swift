@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// Signals that share their upstream's delivery turn (`map`, `filter` and the other stages that
 /// send only while their upstream delivers): they behave exactly like signals with a turn of
 /// their own, observer changes included.
-@Suite struct SharedTurnTests {
+@Suite(.checksLiveObjects) struct SharedTurnTests {
     typealias IntSignal = Signal<Int, TestError>
 
     @Test("A chain of stages shares the turn of the signal at its top")
@@ -157,7 +158,9 @@ import Testing
         #expect(recorder.events == [.interrupted])
     }
 
-    @Test("A value sent into the host from a member's observer is delivered after the current one (E6)")
+    @Test(
+        "A value sent into the host from a member's observer is delivered after the current one (E6)",
+        .observerKeepsWhatItObserves)
     func reentrantSendThroughAMember() {
         let (signal, input) = IntSignal.pipe()
         let recorder = EventRecorder<Int, TestError>()
@@ -173,7 +176,7 @@ import Testing
 
 /// Races on shared turns: observers of members attached and detached from other threads while
 /// values go down the chain. CI runs these under Thread Sanitizer.
-@Suite struct SharedTurnStressTests {
+@Suite(.checksLiveObjects) struct SharedTurnStressTests {
     typealias IntSignal = Signal<Int, TestError>
 
     @Test("Observers of a member, attached and detached from other threads during sends, see contiguous runs, one at a time")

@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// Contract S1–S5: how signals start, share and end.
-@Suite struct SignalContractTests {
+@Suite(.checksLiveObjects) struct SignalContractTests {
     typealias IntSignal = Signal<Int, TestError>
 
     // MARK: S1
@@ -269,7 +270,7 @@ import Testing
         #expect(later.values == [1])
     }
 
-    @Test("An observer added from inside an observer receives the next events, not the current one")
+    @Test("An observer added from inside an observer receives the next events, not the current one", .observerKeepsWhatItObserves)
     func observeInsideObserver() {
         let (signal, input) = IntSignal.pipe()
         let added = EventRecorder<Int, TestError>()

@@ -2,13 +2,14 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// Races that only show up under load. CI runs this suite under Thread Sanitizer:
 /// `swift test --sanitize=thread --filter StressTests`.
-@Suite struct SignalStressTests {
+@Suite(.checksLiveObjects) struct SignalStressTests {
     typealias IntSignal = Signal<Int, TestError>
 
-    @Test("E5 stress: 8 senders, 4 observers, re-entrant sends mixed in")
+    @Test("E5 stress: 8 senders, 4 observers, re-entrant sends mixed in", .observerKeepsWhatItObserves)
     func E5_concurrentSendersWithReentrancy() {
         let (signal, input) = IntSignal.pipe()
         let detector = OverlapDetector()

@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// Races on the delivery core's lock-free path: an uncontended send claims and gives back the turn
 /// with compare-and-swaps on the turn word, and observer changes made meanwhile wait for the turn's
 /// owner. CI runs these under Thread Sanitizer (the suite name ends in `StressTests`).
-@Suite struct TurnWordStressTests {
+@Suite(.checksLiveObjects) struct TurnWordStressTests {
     typealias IntSignal = Signal<Int, TestError>
 
     @Test("Observers attached from other threads during uncontended sends miss nothing after they attach")

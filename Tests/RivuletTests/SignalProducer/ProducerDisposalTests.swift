@@ -1,10 +1,11 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// Issue 16: disposing of a producer's start delivers the interruption the way ReactiveSwift
 /// does. It enters at the source and flows down through every operator of the fused chain; an
 /// operator that delivers on a scheduler stops forwarding and delivers it there.
-@Suite struct ProducerDisposalTests {
+@Suite(.checksLiveObjects) struct ProducerDisposalTests {
     @Test func disposalAfterObserveOnDeliversInterruptedOnTheScheduler_P4() {
         let scheduler = TestScheduler()
         let recorder = EventRecorder<Int, Never>()

@@ -2,13 +2,14 @@ import Dispatch
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// Issue 18: a producer started with `start(_:)` or a `startWith…` method delivers through a
 /// `ProducerStart` (no signal core). These tests pin the contracts that the signal core used to
 /// give it: serial, non-recursive delivery (E5, E6), nothing after a terminal event (E1), the
 /// observer released after the terminal event and before the resources (S5), interruption on
 /// disposal (P4).
-@Suite struct ProducerStartTests {
+@Suite(.checksLiveObjects) struct ProducerStartTests {
     /// Something an observer captures, to tell when the observer is released.
     final class Captured: Sendable {}
 

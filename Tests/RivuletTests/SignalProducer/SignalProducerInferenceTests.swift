@@ -1,9 +1,10 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// ReactiveSwift's spellings of the simple producers compile as written: with no type given, a
 /// producer that cannot fail has `Never` for its error (these lines compile only if it does).
-@Suite struct SignalProducerInferenceTests {
+@Suite(.checksLiveObjects) struct SignalProducerInferenceTests {
     @Test func aSingleValueProducerInfersNeverForItsError() {
         let producer = SignalProducer(value: 1)
         let typed: SignalProducer<Int, Never> = producer

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct SignalProducerTests {
+@Suite(.checksLiveObjects) struct SignalProducerTests {
     @Test func nothingHappensUntilStart_P1() {
         let starts = Counter()
         let producer = SignalProducer<Int, Never> { observer, _ in

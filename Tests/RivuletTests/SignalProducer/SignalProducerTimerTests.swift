@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct SignalProducerTimerTests {
+@Suite(.checksLiveObjects) struct SignalProducerTimerTests {
     @Test func timerSendsTheCurrentDateEveryInterval() {
         let scheduler = makeTestScheduler()
         let recorder = EventRecorder<Date, Never>()
@@ -52,7 +53,7 @@ import Testing
         #expect(scheduler.requests.map(\.date) == [scheduler.currentDate + .seconds(2), scheduler.currentDate + .seconds(1)])
     }
 
-    @Test func timerWithLeewayAndIndependentStarts_P2() {
+    @Test(.leavesAStartRunning) func timerWithLeewayAndIndependentStarts_P2() {
         let scheduler = makeTestScheduler()
         let timer = SignalProducer.timer(interval: .milliseconds(500), on: scheduler, leeway: .milliseconds(10))
         let first = EventRecorder<Date, Never>()

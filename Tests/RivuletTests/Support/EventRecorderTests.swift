@@ -1,9 +1,10 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// The recorder most tests use checks E1 itself, so that a stray event after a terminal one fails
 /// the test that recorded it even where the test only looks at the values.
-@Suite struct EventRecorderTests {
+@Suite(.checksLiveObjects) struct EventRecorderTests {
     @Test(arguments: [
         Signal<Int, TestError>.Event.completed, .failed(TestError(1)), .interrupted,
     ])

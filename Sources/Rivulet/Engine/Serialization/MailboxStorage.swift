@@ -140,10 +140,12 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
             sync.initialize(to: MailboxSynchronization())
             PlatformLocking.initialize(&sync.pointee.lock)
         }
+        LiveObjects.didCreateStorage(of: State.self)
         return storage
     }
 
     deinit {
+        LiveObjects.didDestroyStorage(of: State.self)
         withUnsafeMutablePointers { state, sync in
             state.pointee.prepareForDeallocation(turnWord: MailboxSynchronization.turn(sync).loadRelaxed())
         }

@@ -125,6 +125,8 @@ final class CombiningStage<Machine: CombiningStateMachine, Output, Error: Swift.
     /// (and what its downstream and machine hold) until it ends.
     @exclusivity(unchecked) @usableFromInline var registration: Disposable?
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
+
     /// A stage for `sources` that sends each combination, built by `combine` from the elements
     /// the machine announces, to `downstream`, and stops when `lifetime` ends.
     @inlinable

@@ -101,6 +101,8 @@ final class GateRunner<Machine: GateStateMachine>: Disposable, @unchecked Sendab
     /// (and what its downstream and machine hold) until it ends.
     @exclusivity(unchecked) @usableFromInline var registration: Disposable?
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
+
     /// A gate running `machine` in front of `downstream`, for a stream living in `lifetime`.
     ///
     /// - Parameters:

@@ -187,6 +187,8 @@ final class TimedStage<Value, Error: Swift.Error, Output, OutputError: Swift.Err
     /// Whether downstream has received its terminal event.
     private(set) var isFinished = false
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
+
     /// A stage whose inputs are handled by `handle(stage, input)`.
     ///
     /// - Parameters:

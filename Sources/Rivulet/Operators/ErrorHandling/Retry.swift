@@ -43,6 +43,8 @@ final class RestartingRun<Value, Error: Swift.Error>: @unchecked Sendable {
     private let downstream: EventSink<Value, Error>
     private let state: Locked<State>
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
+
     init(
         _ producer: SignalProducer<Value, Error>,
         downstream: @escaping EventSink<Value, Error>,

@@ -36,6 +36,8 @@ final class FlattenRun<Outer, Value, Error: Swift.Error> {
     @exclusivity(unchecked) @usableFromInline var resources: FlattenResources<Input>?
     @usableFromInline let startTrampoline: FlattenStartTrampoline
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
+
     @inlinable
     init(
         _ strategy: FlattenStrategy,
@@ -273,6 +275,8 @@ class FlattenInnerResources: CompositeDisposable, @unchecked Sendable {
     // `id` is immutable.
     @usableFromInline let id: FlattenInnerID
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
+
     @inlinable
     init(_ id: FlattenInnerID) {
         self.id = id
@@ -326,6 +330,8 @@ final class FlattenResources<Input>: Disposable, @unchecked Sendable {
 
     @inlinable
     var slot: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
+
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
 
     @inlinable
     init(_ mailbox: Mailbox<Input>, outerEndsFirst: Bool) {

@@ -213,6 +213,8 @@ final class OnEventsStage<Value, Error: Swift.Error>: @unchecked Sendable {
     /// the interruption.
     private var lifetime: Lifetime?
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
+
     @usableFromInline
     init(
         _ callbacks: OnEventCallbacks<Value, Error>,

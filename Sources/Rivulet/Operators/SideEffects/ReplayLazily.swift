@@ -87,6 +87,8 @@ struct ReplayLazilyStateMachine<Value, Error: Swift.Error> {
 final class ReplayHub<Value, Error: Swift.Error> {
     private var machine: ReplayLazilyStateMachine<Value, Error>
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
+
     init(capacity: Int) {
         machine = ReplayLazilyStateMachine(capacity: capacity)
     }

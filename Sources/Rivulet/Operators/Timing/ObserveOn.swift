@@ -82,6 +82,8 @@ final class ObserveOnStage<Value, Error: Swift.Error>: @unchecked Sendable {
     /// upstream has terminated, or first when the stream's lifetime ends.
     @usableFromInline let upstream: UpstreamLifetime?
 
+    let liveObject = LiveObjectTracker<LiveObjectTag.Stage>()
+
     @inlinable
     init(
         scheduler: Scheduler,

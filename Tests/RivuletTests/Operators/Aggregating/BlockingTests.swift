@@ -1,8 +1,9 @@
 import Dispatch
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct BlockingTests {
+@Suite(.checksLiveObjects) struct BlockingTests {
     typealias Script = [Signal<Int, TestError>.Event]
 
     private func producer(_ script: Script) -> SignalProducer<Int, TestError> {
@@ -121,7 +122,7 @@ private final class ReleaseProbe: @unchecked Sendable {
     deinit { onRelease() }
 }
 
-@Suite struct BlockingWaiterTests {
+@Suite(.checksLiveObjects) struct BlockingWaiterTests {
     @Test func aReplacedValueIsReleasedOutsideTheWaitersLock_O7() {
         // `last` replaces its value at each value: the old one may run user code (a deinit) as it
         // goes, which must not happen under the waiter's lock. Here that code reads the outcome,

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct CollectTests {
+@Suite(.checksLiveObjects) struct CollectTests {
     typealias Script = [Signal<Int, TestError>.Event]
 
     @Test func collectSendsOneArrayAtCompletion() {

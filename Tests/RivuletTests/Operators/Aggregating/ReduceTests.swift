@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct ReduceTests {
+@Suite(.checksLiveObjects) struct ReduceTests {
     typealias Script = [Signal<Int, TestError>.Event]
 
     @Test func reduceSendsTheFinalResultAtCompletion() {

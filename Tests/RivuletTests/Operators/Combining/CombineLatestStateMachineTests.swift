@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct CombineLatestStateMachineTests {
+@Suite(.checksLiveObjects) struct CombineLatestStateMachineTests {
     @Test func emitsOnceEverySourceHasAValue() {
         var machine = CombineLatestStateMachine<Int>(sourceCount: 3)
         #expect(machine.receiveValue(1, from: 0) == .none)

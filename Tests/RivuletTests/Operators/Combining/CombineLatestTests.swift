@@ -1,9 +1,10 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 private typealias Step = TwoInputStep<Int, String>
 
-@Suite struct CombineLatestTests {
+@Suite(.checksLiveObjects) struct CombineLatestTests {
     @Test func sendsOnceEveryInputHasAValueThenOnEveryValue() {
         expectTwoInputOperator(
             [.first(.value(1)), .first(.value(2)), .second(.value("a")), .first(.value(3)), .second(.value("b"))] as [Step],
@@ -281,7 +282,7 @@ private typealias Step = TwoInputStep<Int, String>
     }
 }
 
-@Suite struct CombineLatestStressTests {
+@Suite(.checksLiveObjects) struct CombineLatestStressTests {
     @Test(arguments: Facade.allCases)
     func concurrentSendersYieldOneSerialInterleaving_E5(_ facade: Facade) {
         withWatchdog {

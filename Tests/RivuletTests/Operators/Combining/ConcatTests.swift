@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct ConcatTests {
+@Suite(.checksLiveObjects) struct ConcatTests {
     @Test func concatRunsTheNextProducerAfterCompletion() {
         let first = ControlledProducer<Int, TestError>()
         let second = ControlledProducer<Int, TestError>()
@@ -81,7 +82,7 @@ import Testing
     }
 }
 
-@Suite struct ThenTests {
+@Suite(.checksLiveObjects) struct ThenTests {
     @Test func thenIgnoresValuesAndStartsTheReplacementAfterCompletion() {
         #expect(
             events(

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct MergeTests {
+@Suite(.checksLiveObjects) struct MergeTests {
     @Test func signalMergeForwardsAllValuesAndCompletesWhenAllComplete() {
         let pipes = (0..<3).map { _ in Signal<Int, TestError>.pipe() }
         let recorder = EventRecorder<Int, TestError>()
@@ -107,7 +108,7 @@ import Testing
     }
 }
 
-@Suite struct MergeStressTests {
+@Suite(.checksLiveObjects) struct MergeStressTests {
     @Test("Signal.merge: 8 signals sending from 8 threads lose nothing and end once")
     func mergeSignalsFromManyThreads() {
         let pipes = (0..<8).map { _ in Signal<Int, TestError>.pipe() }

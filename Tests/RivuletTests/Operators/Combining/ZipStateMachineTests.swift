@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct ZipStateMachineTests {
+@Suite(.checksLiveObjects) struct ZipStateMachineTests {
     @Test func emitsTheOldestValueOfEachSource() {
         var machine = ZipStateMachine<Int>(sourceCount: 2)
         #expect(machine.receiveValue(1, from: 0) == .none)

@@ -1,9 +1,10 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 private typealias Step = TwoInputStep<Int, String>
 
-@Suite struct ZipTests {
+@Suite(.checksLiveObjects) struct ZipTests {
     @Test func pairsValuesByPosition() {
         expectTwoInputOperator(
             [
@@ -212,7 +213,7 @@ private typealias Step = TwoInputStep<Int, String>
     }
 }
 
-@Suite struct ZipStressTests {
+@Suite(.checksLiveObjects) struct ZipStressTests {
     @Test(arguments: Facade.allCases)
     func concurrentSendersArePairedInSendingOrder_E5(_ facade: Facade) {
         withWatchdog {

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct ErrorMappingTests {
+@Suite(.checksLiveObjects) struct ErrorMappingTests {
     struct OtherError: Swift.Error, Equatable { let text: String }
 
     @Test func mapErrorTransformsTheFailure_E2() {

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct FlatMapErrorTests {
+@Suite(.checksLiveObjects) struct FlatMapErrorTests {
     @Test func failureIsReplacedByTheProducerForIt_P3() {
         expectOperator(
             [.value(1), .failed(TestError(5)), .value(99)] as [Signal<Int, TestError>.Event],

@@ -1,8 +1,9 @@
 import Dispatch
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct RetryTests {
+@Suite(.checksLiveObjects) struct RetryTests {
     typealias Script = [Signal<Int, TestError>.Event]
 
     private func record(_ producer: SignalProducer<Int, TestError>) -> [Signal<Int, TestError>.Event] {

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct SampleTests {
+@Suite(.checksLiveObjects) struct SampleTests {
     typealias Step = GateStep<Int, TestError, String, Never>
     typealias TriggerStep = GateStep<Int, TestError, (), Never>
 
@@ -149,7 +150,7 @@ import Testing
     }
 }
 
-@Suite struct SampleStressTests {
+@Suite(.checksLiveObjects) struct SampleStressTests {
     @Test("sample(with:) stress: 4 source senders, 4 sampler senders; every sample arrives, serially")
     func sampleUnderConcurrentSenders() {
         let (source, input) = Signal<Int, Never>.pipe()
@@ -178,7 +179,7 @@ import Testing
     }
 }
 
-@Suite struct SampleStateMachineTests {
+@Suite(.checksLiveObjects) struct SampleStateMachineTests {
     @Test func eachSamplerValueAfterTheFirstSourceValueMakesAPair() {
         var machine = SampleStateMachine<Int, String>(sourceCount: 2)
         #expect(machine.receiveValue(.second("early"), from: 1) == .none)

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct SkipRepeatsTests {
+@Suite(.checksLiveObjects) struct SkipRepeatsTests {
     typealias IntEvent = Signal<Int, TestError>.Event
 
     @Test func skipRepeatsDropsConsecutiveEqualValues() {

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct SkipTests {
+@Suite(.checksLiveObjects) struct SkipTests {
     typealias IntEvent = Signal<Int, TestError>.Event
     typealias TriggerStep = GateStep<Int, TestError, (), Never>
 
@@ -142,7 +143,7 @@ import Testing
         )
     }
 
-    @Test func theTriggerIsStoppedOnceItHasOpenedTheGate_P4() {
+    @Test(.leavesAStartRunning) func theTriggerIsStoppedOnceItHasOpenedTheGate_P4() {
         // As in ReactiveSwift: once open, the gate no longer needs its trigger.
         let source = GateProbe<Int, TestError>()
         let trigger = GateProbe<(), Never>()
@@ -176,7 +177,7 @@ import Testing
         #expect(recorder.events == [.value(1), .value(2), .completed])
     }
 
-    @Test func skipUntilAcceptsASignalTriggerOnAProducer() {
+    @Test(.leavesAStartRunning) func skipUntilAcceptsASignalTriggerOnAProducer() {
         let (trigger, triggerInput) = Signal<(), Never>.pipe()
         let probe = GateProbe<Int, Never>()
         let recorder = EventRecorder<Int, Never>()
@@ -217,7 +218,7 @@ import Testing
     }
 }
 
-@Suite struct SkipStressTests {
+@Suite(.checksLiveObjects) struct SkipStressTests {
     @Test("skip(until:) stress: 8 senders after the trigger, nothing lost, serial, one terminal")
     func skipUntilUnderConcurrentSenders() {
         let (source, input) = Signal<Int, Never>.pipe()

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct TakeTests {
+@Suite(.checksLiveObjects) struct TakeTests {
     typealias IntEvent = Signal<Int, TestError>.Event
     typealias TriggerStep = GateStep<Int, TestError, (), Never>
     typealias ReplacementStep = GateStep<Int, TestError, Int, TestError>
@@ -241,7 +242,7 @@ import Testing
         #expect(recorder.events == [.value(1), .completed])
     }
 
-    @Test func takeUntilStopsItsSourcesEvenIfTheCompletionIsSwallowedDownstream() {
+    @Test(.leavesAStartRunning) func takeUntilStopsItsSourcesEvenIfTheCompletionIsSwallowedDownstream() {
         // take(untilReplacement:) does not forward completion, so the start goes on; the sources of
         // the completed take(until:) stage must stop all the same.
         let source = GateProbe<Int, TestError>()
@@ -446,7 +447,7 @@ import Testing
         #expect(source.starts == 0, "as in ReactiveSwift: the result has ended before the original's turn")
     }
 
-    @Test func theSourcesCompletionStopsItsStart() {
+    @Test(.leavesAStartRunning) func theSourcesCompletionStopsItsStart() {
         let pulled = Counter()
         let replacement = GateProbe<Int, TestError>()
         let recorder = EventRecorder<Int, TestError>()
@@ -476,7 +477,7 @@ import Testing
     }
 }
 
-@Suite struct TakeStressTests {
+@Suite(.checksLiveObjects) struct TakeStressTests {
     @Test("take(until:) stress: trigger races 7 senders; serial, ordered, exactly one terminal")
     func takeUntilTriggerRacingSenders() {
         for _ in 0..<20 {

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct UniqueValuesTests {
+@Suite(.checksLiveObjects) struct UniqueValuesTests {
     typealias IntEvent = Signal<Int, TestError>.Event
 
     @Test func uniqueValuesForwardsEachValueOnce() {

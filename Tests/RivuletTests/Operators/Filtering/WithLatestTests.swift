@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct WithLatestTests {
+@Suite(.checksLiveObjects) struct WithLatestTests {
     typealias Step = GateStep<Int, TestError, String, Never>
 
     @Test func withLatestPairsEachValueWithTheSampleesLatest() {
@@ -69,7 +70,7 @@ import Testing
         #expect(samplee.ended == 1)
     }
 
-    @Test func convertibleSampleeOverloads() {
+    @Test(.leavesAStartRunning) func convertibleSampleeOverloads() {
         // A signal passed where a convertible is expected, on a producer.
         let (samplee, sampleeInput) = Signal<String, Never>.pipe()
         let probe = GateProbe<Int, Never>()
@@ -85,7 +86,7 @@ import Testing
         #expect(signalRecorder.values == [GatePair(2, 9)])
     }
 
-    @Test func aSampleeThatEndsStopsItsWorkAtOnceAndItsLastValueStays_P4() {
+    @Test(.leavesAStartRunning) func aSampleeThatEndsStopsItsWorkAtOnceAndItsLastValueStays_P4() {
         let samplee = GateProbe<String, Never>()
         // On a producer.
         let source = GateProbe<Int, TestError>()
@@ -124,7 +125,7 @@ private struct ConstantNine: SignalProducerConvertible {
     var producer: SignalProducer<Int, Never> { SignalProducer(value: 9) }
 }
 
-@Suite struct WithLatestStressTests {
+@Suite(.checksLiveObjects) struct WithLatestStressTests {
     @Test("withLatest stress: 4 source senders, 4 samplee senders; every value paired, serially")
     func withLatestUnderConcurrentSenders() {
         let (source, input) = Signal<Int, Never>.pipe()
@@ -152,7 +153,7 @@ private struct ConstantNine: SignalProducerConvertible {
     }
 }
 
-@Suite struct WithLatestStateMachineTests {
+@Suite(.checksLiveObjects) struct WithLatestStateMachineTests {
     @Test func eachSourceValueAfterTheFirstSampleeValueMakesAPair() {
         var machine = WithLatestStateMachine<Int, String>(sourceCount: 2)
         #expect(machine.receiveValue(.first(0), from: 1) == .none)

@@ -1,8 +1,9 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// The running inner streams of a flattening: a sorted array of IDs with the first stored inline.
-@Suite struct FlattenInnerMapTests {
+@Suite(.checksLiveObjects) struct FlattenInnerMapTests {
     @Test func findsAndRemovesAnyEntryAmongMany() {
         var map = FlattenInnerMap<String>()
         for id in FlattenInnerID(0)..<100 where id % 3 != 0 { map.append(id, "v\(id)") }

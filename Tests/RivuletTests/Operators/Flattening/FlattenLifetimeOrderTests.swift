@@ -1,5 +1,6 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// When the operands of the flattening and sequential operators end their lifetimes, relative to
 /// events and to each other's starts and ends: as in ReactiveSwift 7.2.1, an operand's start ends
@@ -9,7 +10,7 @@ import Testing
 /// Each expected trace is ReactiveSwift's: the same scenario, with the same traced producers, was
 /// run against ReactiveSwift 7.2.1 in the differential harness's check program (scenarios F1–F16
 /// of its `Checks.swift`), except where a test says it keeps a deliberate difference.
-@Suite struct FlattenLifetimeOrderTests {
+@Suite(.checksLiveObjects) struct FlattenLifetimeOrderTests {
     // MARK: Flattening
 
     @Test func mergeDeliversTheCompletionBeforeTheLastProducerEnds() {

@@ -3,12 +3,13 @@ import Foundation
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// The trampoline that starts inner streams outside the flattening's mailbox: its lock-free slot
 /// (one thread decides a start, then runs it) and its locked list (other threads' starts, or a
 /// thread's further starts) must keep each thread's starts in order, run them iteratively, and
 /// never lose one, whatever threads do at once.
-@Suite struct FlattenStartTrampolineTests {
+@Suite(.checksLiveObjects) struct FlattenStartTrampolineTests {
     /// Counts how deeply inner starts nest on the current test's thread.
     final class Depth: @unchecked Sendable {
         // @unchecked Sendable: used only by the one thread that runs the test.
@@ -51,7 +52,9 @@ import Testing
         #expect(recorder.terminalCount == 1)
     }
 
-    @Test("an outer value sent from inside an inner start starts right after it, before the next outer value")
+    @Test(
+        "an outer value sent from inside an inner start starts right after it, before the next outer value",
+        .observerKeepsWhatItObserves)
     func startsDecidedTogetherKeepTheirOrder() {
         let (outer, input) = Signal<Int, TestError>.pipe()
         let recorder = EventRecorder<Int, TestError>()
@@ -74,7 +77,7 @@ import Testing
     }
 }
 
-@Suite struct FlattenStartTrampolineStressTests {
+@Suite(.checksLiveObjects) struct FlattenStartTrampolineStressTests {
     @Test(
         "synchronous inners decided on 8 threads at once: each thread's inners run in its order, none overlap",
         arguments: [FlattenStrategy.latest, .merge, .concat, .throttle])

@@ -1,8 +1,9 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// The flattening decisions, checked without any stream: inner streams are plain strings.
-@Suite struct FlattenStateMachineTests {
+@Suite(.checksLiveObjects) struct FlattenStateMachineTests {
     typealias Machine = FlattenStateMachine<String>
 
     @Test func concurrentStartsUpToTheLimitThenQueuesInOrder() {

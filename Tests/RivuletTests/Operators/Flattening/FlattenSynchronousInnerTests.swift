@@ -1,8 +1,9 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// Inner producers that send synchronously when started: each value goes downstream as it is sent.
-@Suite struct FlattenSynchronousInnerTests {
+@Suite(.checksLiveObjects) struct FlattenSynchronousInnerTests {
     @Test(arguments: allFlattenStrategies)
     func disposingTheResultStopsASynchronousInnerProducer_P4(strategy: FlattenStrategy) {
         let generated = Counter()

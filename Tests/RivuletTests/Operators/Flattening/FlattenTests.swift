@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 // MARK: - Every strategy
 
-@Suite struct FlattenContractTests {
+@Suite(.checksLiveObjects) struct FlattenContractTests {
     @Test(arguments: allFlattenStrategies, Via.allCases)
     func outerFailureIsForwardedAtOnceAndDisposesInners_E2(strategy: FlattenStrategy, via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
@@ -312,7 +313,7 @@ import Testing
 
 // MARK: - .merge
 
-@Suite struct FlattenMergeTests {
+@Suite(.checksLiveObjects) struct FlattenMergeTests {
     @Test(arguments: Via.allCases)
     func interleavesRunningInnersAndWaitsForThemToComplete(via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
@@ -335,7 +336,7 @@ import Testing
 
 // MARK: - .concat and .concurrent(limit:)
 
-@Suite struct FlattenConcatTests {
+@Suite(.checksLiveObjects) struct FlattenConcatTests {
     @Test(arguments: Via.allCases)
     func queuesAnInnerUntilThePreviousCompletes(via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
@@ -388,7 +389,7 @@ import Testing
 
 // MARK: - .latest
 
-@Suite struct FlattenLatestTests {
+@Suite(.checksLiveObjects) struct FlattenLatestTests {
     @Test(arguments: Via.allCases)
     func aNewInnerDisposesThePreviousOne(via: Via) {
         let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()
@@ -428,7 +429,7 @@ import Testing
 
 // MARK: - .race
 
-@Suite struct FlattenRaceTests {
+@Suite(.checksLiveObjects) struct FlattenRaceTests {
     @Test(arguments: Via.allCases)
     func theFirstInnerToSendWinsAndTheOthersAreDisposed(via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
@@ -494,7 +495,7 @@ import Testing
 
 // MARK: - .throttle
 
-@Suite struct FlattenThrottleTests {
+@Suite(.checksLiveObjects) struct FlattenThrottleTests {
     @Test(arguments: Via.allCases)
     func theRunningInnersInterruptionInterrupts(via: Via) {
         let (outer, input) = Signal<IntProducer, TestError>.pipe()
@@ -531,7 +532,7 @@ import Testing
 
 // MARK: - Overloads: error types, convertibles, flatMap
 
-@Suite struct FlattenOverloadTests {
+@Suite(.checksLiveObjects) struct FlattenOverloadTests {
     /// Each error-type overload of `flatten`, run: the typed result carries the failure of the side
     /// that can fail, at once (E2), with the values before it and nothing after it (E1).
     @Test func errorTypeOverloadsOfFlatten() {
@@ -760,7 +761,7 @@ import Testing
 
 // MARK: - Stress (CI runs these under Thread Sanitizer)
 
-@Suite struct FlattenStressTests {
+@Suite(.checksLiveObjects) struct FlattenStressTests {
     @Test("merge: 8 inners sending from 8 threads lose nothing, never overlap, end once")
     func mergeFromManyThreads() {
         let (outer, input) = Signal<Signal<Int, TestError>, TestError>.pipe()

@@ -1,5 +1,6 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// Collects what `logEvents` hands to its logger.
 private final class LogCollector: Sendable {
@@ -25,7 +26,7 @@ private final class LogCollector: Sendable {
     }
 }
 
-@Suite struct LogEventsTests {
+@Suite(.checksLiveObjects) struct LogEventsTests {
     @Test func signalLogsEveryKindByDefault() {
         let collector = LogCollector()
         let (signal, input) = Signal<Int, TestError>.pipe()

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// A log of side effects, in the order they happened.
 private final class CallLog: Sendable {
@@ -9,7 +10,7 @@ private final class CallLog: Sendable {
     func add(_ entry: String) { entries.withLock { $0.append(entry) } }
 }
 
-@Suite struct OnEventsTests {
+@Suite(.checksLiveObjects) struct OnEventsTests {
     private func logged<E>(
         _ log: CallLog
     ) -> (Signal<Int, E>) -> Signal<Int, E> {
@@ -216,7 +217,7 @@ private final class CallLog: Sendable {
     }
 }
 
-@Suite struct OnEventsStressTests {
+@Suite(.checksLiveObjects) struct OnEventsStressTests {
     @Test("on(…) stress: disposal races 7 senders; callbacks never overlap, one terminal, disposed last")
     func disposalRacingSenders() {
         for _ in 0..<30 {

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// An upstream driven by hand: counts its starts and the ends of their lifetimes, and exposes the
 /// input of the latest start.
@@ -23,7 +24,7 @@ final class DrivenSource: @unchecked Sendable {
     }
 }
 
-@Suite struct ReplayLazilyTests {
+@Suite(.checksLiveObjects) struct ReplayLazilyTests {
     @Test func nothingStartsUntilTheFirstStart_P1() {
         let source = DrivenSource()
         let replayed = source.producer.replayLazily(upTo: 1)
@@ -100,7 +101,7 @@ final class DrivenSource: @unchecked Sendable {
         #expect(empty.values.isEmpty)
     }
 
-    @Test func disposingOneStartLeavesTheOthersAndTheUpstreamRunning() {
+    @Test(.leavesAStartRunning) func disposingOneStartLeavesTheOthersAndTheUpstreamRunning() {
         let source = DrivenSource()
         let replayed = source.producer.replayLazily(upTo: 1)
         let first = EventRecorder<Int, TestError>()
@@ -176,7 +177,7 @@ final class DrivenSource: @unchecked Sendable {
         withExtendedLifetime(replayed) {}
     }
 
-    @Test func aStartFromInsideAnObserverGetsTheReplayAfterTheCurrentEvent_E6() {
+    @Test(.leavesAStartRunning) func aStartFromInsideAnObserverGetsTheReplayAfterTheCurrentEvent_E6() {
         let source = DrivenSource()
         let replayed = source.producer.replayLazily(upTo: 1)
         let order = Locked<[String]>([])
@@ -196,7 +197,7 @@ final class DrivenSource: @unchecked Sendable {
     }
 }
 
-@Suite struct ReplayLazilyStressTests {
+@Suite(.checksLiveObjects) struct ReplayLazilyStressTests {
     @Test func concurrentStartsWhileValuesFlowSeeAnUnbrokenTail() {
         let count = 2_000
         let source = DrivenSource()

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct CollectEveryTests {
-    @Test func sendsTheValuesOfEachInterval() {
+@Suite(.checksLiveObjects) struct CollectEveryTests {
+    @Test(.leavesTestSchedulerWorkPending) func sendsTheValuesOfEachInterval() {
         let scheduler = makeTestScheduler()
         let (signal, input) = Signal<Int, TestError>.pipe()
         let recorder = TimedRecorder<[Int], TestError>(clock: scheduler)
@@ -17,7 +18,7 @@ import Testing
         #expect(recorder.events == [Timed(1, .value([1, 2])), Timed(2, .value([3]))])
     }
 
-    @Test func emptyIntervalsSendEmptyArraysUnlessSkipped() {
+    @Test(.leavesTestSchedulerWorkPending) func emptyIntervalsSendEmptyArraysUnlessSkipped() {
         let scheduler = makeTestScheduler()
         let (signal, input) = Signal<Int, TestError>.pipe()
         let recorder = TimedRecorder<[Int], TestError>(clock: scheduler)

@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct DebounceTests {
-    @Test func sendsTheLatestValueAfterAQuietInterval() {
+@Suite(.checksLiveObjects) struct DebounceTests {
+    @Test(.leavesTestSchedulerWorkPending) func sendsTheLatestValueAfterAQuietInterval() {
         let scheduler = makeTestScheduler()
         let (signal, input) = Signal<Int, TestError>.pipe()
         let recorder = TimedRecorder<Int, TestError>(clock: scheduler)
@@ -118,7 +119,7 @@ import Testing
     }
 }
 
-@Suite struct DebounceStressTests {
+@Suite(.checksLiveObjects) struct DebounceStressTests {
     @Test func concurrentSendersIntoDebounceEndWithOneTerminal() {
         let scheduler = QueueScheduler(name: "debounce-stress")
         let (signal, input) = Signal<Int, Never>.pipe()

@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct DelayTests {
+@Suite(.checksLiveObjects) struct DelayTests {
     @Test func valuesAndCompletionAreShiftedByTheInterval() {
         let scheduler = makeTestScheduler()
         let (signal, input) = Signal<Int, TestError>.pipe()
@@ -98,7 +99,12 @@ import Testing
     /// The scheduler's thread is delivering (inside the stage) and its observer sends into the
     /// source, while another thread is inside the source sending into the stage: neither may wait
     /// for the other (E6; ReactiveSwift does not deadlock here either).
-    @Test func aFeedbackSendFromTheSchedulerDoesNotDeadlockWithAnotherSender_E6() {
+    @Test(
+        .keepsLiveObjects(
+            "the observer sends feedback through the source's input, so it keeps that input: a cycle the test makes on purpose (the input's release would end the signal and release the observer)"
+        )
+    )
+    func aFeedbackSendFromTheSchedulerDoesNotDeadlockWithAnotherSender_E6() {
         let scheduler = QueueScheduler(name: "delay-feedback")
         let (signal, input) = Signal<Int, Never>.pipe()
         let inObserver = DispatchSemaphore(value: 0)
@@ -126,7 +132,7 @@ import Testing
     }
 }
 
-@Suite struct DelayStressTests {
+@Suite(.checksLiveObjects) struct DelayStressTests {
     /// 8 threads send into the source while the scheduler's thread, delivering, sends feedback
     /// values into the same source: nothing is lost, delivery stays serial and on the queue,
     /// and nobody deadlocks (E5, E6).

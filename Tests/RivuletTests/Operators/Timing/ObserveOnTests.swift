@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct ObserveOnTests {
+@Suite(.checksLiveObjects) struct ObserveOnTests {
     @Test func everyEventGoesThroughTheSchedulerInOrder() {
         let scheduler = makeTestScheduler()
         let (signal, input) = Signal<Int, TestError>.pipe()
@@ -147,7 +148,7 @@ import Testing
         }
     }
 
-    @Test func aBurstAsksTheSchedulerOnceAndALongBurstYieldsBetweenDrains() {
+    @Test(.leavesTestSchedulerWorkPending) func aBurstAsksTheSchedulerOnceAndALongBurstYieldsBetweenDrains() {
         let scheduler = CountingScheduler()
         let (signal, input) = Signal<Int, Never>.pipe()
         let recorder = EventRecorder<Int, Never>()
@@ -205,7 +206,7 @@ import Testing
         #expect(log.items == ["o0 5", "o1 5", "o0 0", "o1 0"])
     }
 
-    @Test func aStreamObservedOnTwoSchedulersIsDeliveredByEachOnItsOwn() {
+    @Test(.leavesTestSchedulerWorkPending) func aStreamObservedOnTwoSchedulersIsDeliveredByEachOnItsOwn() {
         let first = makeTestScheduler()
         let second = makeTestScheduler()
         let (signal, input) = Signal<Int, Never>.pipe()
@@ -226,7 +227,7 @@ import Testing
         #expect(onSecond.values == [1, 2, 3])
     }
 
-    @Test func aDisposedStartIsInterruptedAfterOtherStreamsEventsAlreadyQueued_P4() {
+    @Test(.leavesTestSchedulerWorkPending) func aDisposedStartIsInterruptedAfterOtherStreamsEventsAlreadyQueued_P4() {
         // The dropped values' tickets are skipped; the interruption takes its place in line.
         let scheduler = makeTestScheduler()
         let upstream = ManualProducer<Int, TestError>()
@@ -249,7 +250,7 @@ import Testing
         #expect(scheduler.pendingActionCount == 0)
     }
 
-    @Test func aLongBurstOnASharedQueueYieldsBetweenDrains() {
+    @Test(.leavesTestSchedulerWorkPending) func aLongBurstOnASharedQueueYieldsBetweenDrains() {
         let scheduler = makeTestScheduler()
         let (signal, input) = Signal<Int, Never>.pipe()
         let recorder = EventRecorder<Int, Never>()
@@ -266,7 +267,7 @@ import Testing
     }
 }
 
-@Suite struct ObserveOnStressTests {
+@Suite(.checksLiveObjects) struct ObserveOnStressTests {
     @Test func concurrentSendersIntoAQueueSchedulerLoseNothing() {
         let scheduler = QueueScheduler(name: "observe-on-stress")
         let (signal, input) = Signal<Int, Never>.pipe()

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct RetryIntervalTests {
+@Suite(.checksLiveObjects) struct RetryIntervalTests {
     /// A producer that sends its attempt number, then fails with it.
     func failingProducer(_ attempts: Counter) -> SignalProducer<Int, TestError> {
         SignalProducer { observer, _ in

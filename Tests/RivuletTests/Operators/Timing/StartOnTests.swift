@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct StartOnTests {
+@Suite(.checksLiveObjects) struct StartOnTests {
     @Test func theStartRunsOnTheScheduler() {
         let scheduler = makeTestScheduler()
         let upstream = ManualProducer<Int, TestError>()

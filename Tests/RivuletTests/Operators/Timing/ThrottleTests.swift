@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct ThrottleTests {
-    @Test func sendsTheLatestValueAtMostOncePerInterval() {
+@Suite(.checksLiveObjects) struct ThrottleTests {
+    @Test(.leavesTestSchedulerWorkPending) func sendsTheLatestValueAtMostOncePerInterval() {
         let scheduler = makeTestScheduler()
         let (signal, input) = Signal<Int, TestError>.pipe()
         let recorder = TimedRecorder<Int, TestError>(clock: scheduler)
@@ -89,7 +90,7 @@ import Testing
 
     // MARK: throttle(while:on:)
 
-    @Test func throttleWhileHoldsTheLatestValueWhileTheConditionIsTrue() {
+    @Test(.leavesTestSchedulerWorkPending) func throttleWhileHoldsTheLatestValueWhileTheConditionIsTrue() {
         let scheduler = makeTestScheduler()
         let (condition, setCondition) = Signal<Bool, Never>.pipe()
         let (signal, input) = Signal<Int, TestError>.pipe()
@@ -134,7 +135,7 @@ import Testing
         #expect(recorder.events == [.failed(TestError(9))])
     }
 
-    @Test func throttleWhileDisposalStopsBothSources_P4() {
+    @Test(.leavesTestSchedulerWorkPending) func throttleWhileDisposalStopsBothSources_P4() {
         let scheduler = makeTestScheduler()
         let upstream = ManualProducer<Int, TestError>()
         let condition = ManualProducer<Bool, Never>()

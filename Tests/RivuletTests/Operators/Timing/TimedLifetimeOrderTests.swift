@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 // When the lifetimes of the starts in a chain with a time-based operator or an `on(…)` stage end,
 // relative to the events and to each other (issue 16). Every expected trace is ReactiveSwift
@@ -41,7 +42,7 @@ private final class Trace: Sendable {
     func step(_ description: String) { add("> \(description)") }
 }
 
-@Suite struct TimedLifetimeOrderTests {
+@Suite(.checksLiveObjects) struct TimedLifetimeOrderTests {
     // MARK: The upstream's lifetime ends when the upstream terminates
 
     @Test func delayEndsTheSourceLifetimeWhenItCompletesNotWhenTheCompletionIsDelivered() {
@@ -450,7 +451,7 @@ private final class Trace: Sendable {
     }
 }
 
-@Suite struct TimedLifetimeOrderStressTests {
+@Suite(.checksLiveObjects) struct TimedLifetimeOrderStressTests {
     @Test("lifetime order stress: a failure racing disposal; on(…) callbacks never overlap, disposed once and last")
     func aFailureRacingDisposalEndsTheHooksOnce() {
         for _ in 0..<200 {

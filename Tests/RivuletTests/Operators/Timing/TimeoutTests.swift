@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct TimeoutTests {
+@Suite(.checksLiveObjects) struct TimeoutTests {
     @Test func failsWhenUpstreamHasNotTerminatedInTime() {
         let scheduler = makeTestScheduler()
         let (signal, input) = Signal<Int, TestError>.pipe()

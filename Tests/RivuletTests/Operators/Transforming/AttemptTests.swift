@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct AttemptTests {
+@Suite(.checksLiveObjects) struct AttemptTests {
     @Test func attemptForwardsValuesThatPassAndFailsAtOnce_E1_E2() {
         let calls = Counter()
         expectOperator(

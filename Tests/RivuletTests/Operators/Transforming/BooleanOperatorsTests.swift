@@ -1,9 +1,10 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 private typealias Step = TwoInputStep<Bool, Bool>
 
-@Suite struct BooleanOperatorsTests {
+@Suite(.checksLiveObjects) struct BooleanOperatorsTests {
     @Test func negateInvertsEachValue() {
         expectOperator(
             [.value(true), .value(false), .completed] as [Signal<Bool, TestError>.Event],

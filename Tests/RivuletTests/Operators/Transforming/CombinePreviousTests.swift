@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct CombinePreviousTests {
+@Suite(.checksLiveObjects) struct CombinePreviousTests {
     /// Tuples are not `Equatable`: compare them as two-element arrays.
     private func pairs(_ events: [Signal<(Int, Int), TestError>.Event]) -> [Signal<[Int], TestError>.Event] {
         events.map { $0.map { [$0.0, $0.1] } }

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct CompactMapTests {
+@Suite(.checksLiveObjects) struct CompactMapTests {
     @Test func compactMapDropsNilResults() {
         expectOperator(
             [.value("1"), .value("x"), .value("3"), .completed] as [Signal<String, TestError>.Event],

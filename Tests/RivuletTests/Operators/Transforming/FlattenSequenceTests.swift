@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct FlattenSequenceTests {
+@Suite(.checksLiveObjects) struct FlattenSequenceTests {
     @Test func sendsEachElementInOrder() {
         expectOperator(
             [.value([1, 2]), .value([]), .value([3]), .completed] as [Signal<[Int], TestError>.Event],

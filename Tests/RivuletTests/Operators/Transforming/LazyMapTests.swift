@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct LazyMapTests {
-    @Test func supersededValuesAreNeverTransformed() {
+@Suite(.checksLiveObjects) struct LazyMapTests {
+    @Test(.leavesTestSchedulerWorkPending) func supersededValuesAreNeverTransformed() {
         let scheduler = makeTestScheduler()
         let transformed = ScheduledLog<Int>()
         let (signal, input) = Signal<Int, TestError>.pipe()

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct MapTests {
+@Suite(.checksLiveObjects) struct MapTests {
     @Test func mapTransformsEachValueAndForwardsCompletion() {
         expectOperator(
             [.value(1), .value(2), .completed] as [Signal<Int, TestError>.Event],
@@ -45,7 +46,7 @@ import Testing
     }
 }
 
-@Suite struct FilterTests {
+@Suite(.checksLiveObjects) struct FilterTests {
     @Test func filterKeepsMatchingValuesAndTerminalEvents() {
         expectOperator(
             [.value(1), .value(2), .value(3), .value(4), .completed] as [Signal<Int, TestError>.Event],

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct MaterializeTests {
+@Suite(.checksLiveObjects) struct MaterializeTests {
     typealias Inner = Signal<Int, TestError>.Event
 
     @Test func materializeCarriesEveryEventAndCompletesAfterATerminal() {

@@ -1,7 +1,8 @@
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
-@Suite struct ScanTests {
+@Suite(.checksLiveObjects) struct ScanTests {
     @Test func scanSendsEachRunningResult() {
         expectOperator(
             [.value(1), .value(2), .value(3), .completed] as [Signal<Int, TestError>.Event],
