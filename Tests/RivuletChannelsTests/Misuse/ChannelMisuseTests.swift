@@ -2,10 +2,11 @@ import Foundation
 import Rivulet
 import RivuletChannels
 import Testing
+import RivuletContracts
 
 /// Misuse of channels (issue 19, item 6): a negative wait or a non-positive count stops with a
 /// precondition failure naming the channel API, the argument and the rule.
-@Suite struct ChannelMisuseTests {
+@Suite(.checksLiveObjects) struct ChannelMisuseTests {
     @Test func bufferRejectsACountOfZero() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Channel<Int>.create().channel.buffer(count: 0)
@@ -67,7 +68,7 @@ import Testing
 }
 
 /// The documented results of channel edges (issue 19, item 6).
-@Suite struct ChannelEdgeTests {
+@Suite(.checksLiveObjects) struct ChannelEdgeTests {
     @Test func sendingAfterCloseReturnsDisconnected() {
         let (input, channel) = Channel<Int>.create()
         let log = ChannelLog<Int>()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// Generated concurrency schedules (issue 19, item 3): 2–8 threads send at once into the
 /// thread-safe entry points (a pipe's input, `merge`, `combineLatest`, `flatMap(.merge)`,
@@ -11,7 +12,7 @@ import Testing
 /// By default each entry point runs 200 schedules; `RIVULET_FUZZ_SCRIPTS=<n>` runs n / 10 of them and
 /// `RIVULET_FUZZ_SEED=<n>` replays one (see FuzzDriver.swift). Run them under Thread Sanitizer too:
 /// `swift test --sanitize=thread --scratch-path .build-tsan --filter Fuzz`.
-@Suite("Fuzz: concurrency schedules")
+@Suite("Fuzz: concurrency schedules", .checksLiveObjects)
 struct FuzzConcurrencyTests {
     /// A schedule: how many threads send, how many values each, which of them end the stream
     /// (racing) instead of the test ending it afterwards, and whether observers churn meanwhile.

@@ -1,11 +1,12 @@
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// Counts, limits and capacities (issue 19, item 6): a negative count, or a zero where an operator
 /// needs at least one, stops with a precondition failure naming the API, the argument and the
 /// rule. Each check is tested once, on one of the forms (signal or producer) that share it.
-@Suite struct CountArgumentMisuseTests {
+@Suite(.checksLiveObjects) struct CountArgumentMisuseTests {
     @Test func takeFirstRejectsANegativeCount() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = SignalProducer<Int, Never>.empty.take(first: -1)

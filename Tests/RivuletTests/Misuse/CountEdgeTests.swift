@@ -1,9 +1,10 @@
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// The documented results of the edge counts the operators accept (issue 19, item 6).
-@Suite struct CountEdgeTests {
+@Suite(.checksLiveObjects) struct CountEdgeTests {
     @Test func takeFirstZeroOnASignalHasAlreadyCompleted() {
         let (signal, input) = Signal<Int, Never>.pipe()
         let recorder = EventRecorder<Int, Never>()

@@ -1,12 +1,13 @@
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// Empty collections of signals, producers and properties (issue 19, item 6): each combining
 /// operator has a documented result, as in ReactiveSwift. A signal made from none has already
 /// completed (so an observer hears `interrupted`, S3); a producer made from none completes at
 /// once, after its sentinel if it has one; a property made from none is `nil`, or the sentinel.
-@Suite struct EmptyCollectionEdgeTests {
+@Suite(.checksLiveObjects) struct EmptyCollectionEdgeTests {
     private let noSignals: [Signal<Int, Never>] = []
     private let noProducers: [SignalProducer<Int, Never>] = []
 

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// The documented results of the edge intervals the time-based operators accept (issue 19,
 /// item 6).
-@Suite struct IntervalEdgeTests {
+@Suite(.checksLiveObjects) struct IntervalEdgeTests {
     @Test func aTimeoutOfZeroFailsAtTheSchedulersNextTurn() {
         let scheduler = TestScheduler()
         let recorder = EventRecorder<Int, TestError>()

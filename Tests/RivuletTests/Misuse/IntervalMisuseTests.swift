@@ -1,11 +1,12 @@
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// Time intervals of the time-based operators and producers (issue 19, item 6): a negative wait,
 /// or a repeating tick that is not positive and finite, stops with a precondition failure that
 /// names the API, the argument and the rule. A NaN interval fails the same checks ("0 or more").
-@Suite struct IntervalMisuseTests {
+@Suite(.checksLiveObjects) struct IntervalMisuseTests {
     @Test func debounceRejectsANegativeInterval() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Signal<Int, Never>.never.debounce(-1, on: TestScheduler())

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// Misuse of lifecycles (issue 19, item 6): what happens after a terminal event or a disposal is
 /// defined, and the remaining programming errors stop with a message naming the API and the rule.
-@Suite struct LifecycleEdgeTests {
+@Suite(.checksLiveObjects) struct LifecycleEdgeTests {
     @Test func eventsSentAfterATerminalEventAreIgnored_E1() {
         let (signal, input) = Signal<Int, TestError>.pipe()
         let recorder = EventRecorder<Int, TestError>()
@@ -89,7 +90,7 @@ import Testing
     }
 }
 
-@Suite struct LifecycleMisuseTests {
+@Suite(.checksLiveObjects) struct LifecycleMisuseTests {
     @Test func aComposedPropertyWhoseSourceSendsNoValueIsRefused() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Property(value: 1).lift { $0.skip(first: 1) }

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 
 @testable import Rivulet
+import RivuletContracts
 
 /// Schedulers (issue 19, item 6): a `TestScheduler` moved backwards or by an endless interval, a
 /// repeating schedule that never repeats, and a sleep of negative length stop with a precondition
 /// failure naming the API, the argument and the rule (with the remedy where there is one).
-@Suite struct SchedulerMisuseTests {
+@Suite(.checksLiveObjects) struct SchedulerMisuseTests {
     @Test func advancingByANegativeIntervalIsRefused() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             TestScheduler().advance(by: .seconds(-1))
@@ -113,7 +114,7 @@ import Testing
 }
 
 /// The documented results of scheduler edges (issue 19, item 6).
-@Suite struct SchedulerEdgeTests {
+@Suite(.checksLiveObjects) struct SchedulerEdgeTests {
     @Test func anActionForAPastDateRunsOnTheNextAdvance() {
         let scheduler = TestScheduler()
         scheduler.advance(by: .seconds(5))

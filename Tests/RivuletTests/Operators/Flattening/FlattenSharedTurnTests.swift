@@ -2,10 +2,11 @@ import Dispatch
 import Foundation
 import Testing
 @testable import Rivulet
+import RivuletContracts
 
 /// A flattened `Signal` shares the turn of its flattening's mailbox, whose handler is its only
 /// sender: it behaves exactly like a signal with a turn of its own, observer changes included.
-@Suite struct FlattenSharedTurnTests {
+@Suite(.checksLiveObjects) struct FlattenSharedTurnTests {
     typealias IntSignal = Signal<Int, TestError>
     typealias IntProducer = SignalProducer<Int, TestError>
 
