@@ -65,6 +65,19 @@ final class FuzzInputs: Sendable {
 
     func setInsideDisposable(_ disposable: Disposable?) { inside.withLock { $0.disposable = disposable } }
 
+    /// Ends a run once its checks are made: the observers (whose handlers capture these inputs,
+    /// a cycle through the stream) are disposed of, the sources interrupted (a signal form's
+    /// stream is still referenced, and a repeating timer in it would run on), and the clock runs
+    /// until nothing is left scheduled, so that everything the run made is let go and the
+    /// live-object check can tell a leak from the run's own cycles.
+    func tearDown(_ disposables: [Disposable?]) {
+        for disposable in disposables { disposable?.dispose() }
+        inside.withLock { $0.disposable = nil }
+        reentry.withLock { $0 = nil }
+        for pipe in pipes { pipe.input.sendInterrupted() }
+        scheduler.run()
+    }
+
     var insideDisposal: (armedAt: Int?, firedAt: Int?) { inside.withLock { ($0.armedAt, $0.firedAt) } }
 
     /// Called by observer 0 at each value: fires the armed disposal. The producer form does not
@@ -207,6 +220,7 @@ private func runSignalForm<Out>(_ operation: FuzzOperator<Out>, _ script: FuzzSc
         observers[index].disposable?.dispose()
     }
     join()
+    defer { inputs.tearDown(observers.map(\.disposable)) }
     for step in script.steps {
         switch step {
         case .join: join()
@@ -264,6 +278,7 @@ private func runProducerForm<Out>(_ operation: FuzzOperator<Out>, _ script: Fuzz
             inputs.reenterIfArmed()
         })
     inputs.setInsideDisposable(disposable)
+    defer { inputs.tearDown([disposable]) }
     var disposedAt: Int?
     for step in script.steps {
         switch step {

@@ -4,12 +4,7 @@ import RivuletContracts
 
 /// Generated event scripts against the flattening strategies and the time-based operators (issue
 /// 19, item 2), driven by `TestScheduler` advances, checked against FuzzModels+Time.swift.
-@Suite(
-    "Fuzz: flattening and timing",
-    .keepsLiveObjects(
-        "Not yet diagnosed (issue 19): the generated scripts leave thousands of signals, observers and stages alive per family; whether each is a cycle the script makes on purpose (observer 0 captures the input it sends into re-entrantly, timed stages leave work on a TestScheduler that is not run to the end, sources that never end) or a leak is open"
-    )
-)
+@Suite("Fuzz: flattening and timing", .checksLiveObjects)
 struct FuzzTimeTests {
     typealias Op = FuzzOperator<Int>
 

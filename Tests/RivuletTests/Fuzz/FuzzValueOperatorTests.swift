@@ -4,12 +4,7 @@ import RivuletContracts
 
 /// Generated event scripts against the transforming, filtering and aggregating operators (issue
 /// 19, item 2): both forms, checked against the reference models in FuzzModels+Values.swift.
-@Suite(
-    "Fuzz: value operators",
-    .keepsLiveObjects(
-        "Not yet diagnosed (issue 19): the generated scripts leave thousands of signals, observers and stages alive per family; whether each is a cycle the script makes on purpose (observer 0 captures the input it sends into re-entrantly, timed stages leave work on a TestScheduler that is not run to the end, sources that never end) or a leak is open"
-    )
-)
+@Suite("Fuzz: value operators", .checksLiveObjects)
 struct FuzzValueOperatorTests {
     typealias Op = FuzzOperator
 
