@@ -137,18 +137,7 @@ extension LiveObjects {
 
 extension LiveObjects.Kind {
     /// The kind's position in `allCases`, and so its counter's.
-    var index: Int {
-        switch self {
-        case .signal: 0
-        case .observer: 1
-        case .attachment: 2
-        case .producerStart: 3
-        case .property: 4
-        case .stage: 5
-        case .mailbox: 6
-        case .channelNode: 7
-        }
-    }
+    var index: Int { Self.allCases.firstIndex(of: self).unsafelyUnwrapped }
 }
 #endif
 
