@@ -114,18 +114,30 @@ import RivuletContracts
         #expect(recorder.events.first?.error is CancellationError)
     }
 
-    @Test func aStartDisposedOfAtOnceNeverSendsTheOperationsValue_P4() async {
+    @Test func aValueReturnedAfterTheDisposalIsNeverSent_P4() async {
+        // The operation ignores the cancellation and returns only once the test has disposed of
+        // the start: the task and the disposal cannot race, so the outcome is fixed. (Disposing
+        // right after `start` without such a gate is a race the task may win: it can send its
+        // value and complete before `dispose()` runs, which is correct too.)
         let recorder = EventRecorder<Int, Never>()
-        let finished = Counter()
+        let started = Counter()
+        let disposed = Counter()
+        let returned = Counter()
         let producer = SignalProducer<Int, Never> { () async -> Int in
-            finished.increment()
+            started.increment()
+            while disposed.value == 0 { await Task.yield() }
+            returned.increment()
             return 1
         }
-        producer.start(recorder.observer).dispose()
+        let disposable = producer.start(recorder.observer)
+        await eventually("the operation starts") { started.value == 1 }
+        disposable.dispose()
+        disposed.increment()
         #expect(recorder.events == [.interrupted])
-        // The task may or may not have begun the operation; either way nothing more arrives
-        // (the recorder reports any event after the interruption, E1).
-        #expect(finished.value <= 1)
+        await eventually("the operation returns its value") { returned.value == 1 }
+        // The task decides right after the operation returns; the recorder reports an event
+        // sent after the interruption as an E1 violation whenever it arrives.
+        #expect(recorder.events == [.interrupted])
     }
 
     // MARK: - Synchronous closures keep their initialisers
