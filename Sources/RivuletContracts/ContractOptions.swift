@@ -53,6 +53,20 @@ public struct ContractOptions: Sendable {
     /// How far the kit moves the test scheduler to let a time-shifting subject finish, in seconds.
     public var settleTime: Double
 
+    /// Options for a check; each parameter sets the property of the same name.
+    ///
+    /// - Parameters:
+    ///   - deadline: How long one scenario may take, in seconds; greater than 0.
+    ///   - handlesFailure: Whether the subject turns its input's failure into something else by
+    ///     design (E2 and E3 not checked).
+    ///   - inputInterruptionEndsOnlyTheInput: Whether the input's interruption may leave the output
+    ///     going (a flattening's inner stream).
+    ///   - turnsInputEndsIntoValues: Whether values in response to the input's end are accepted.
+    ///   - sharesStarts: Whether the subject shares one start of its source by design (P2 not
+    ///     checked).
+    ///   - senderThreads: How many threads send at once in the concurrent scenarios; 2 or more.
+    ///   - settleTime: How far the kit moves the test scheduler to let a time-shifting subject
+    ///     finish, in seconds; 0 or more.
     public init(
         deadline: Double = 5,
         handlesFailure: Bool = false,
@@ -75,5 +89,6 @@ public struct ContractOptions: Sendable {
         self.settleTime = settleTime
     }
 
+    /// The defaults: nothing loosened, a 5-second deadline, 3 sender threads, an hour to settle.
     public static let `default` = ContractOptions()
 }

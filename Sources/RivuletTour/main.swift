@@ -48,6 +48,7 @@ let examples: [(title: String, run: () -> Void)] = [
     ("Concurrency: non-Sendable values stay in one region", concurrencyNonSendableValuesStayInOneRegion),
     ("Concurrency: the Observation bridges", concurrencyObservationBridges),
     ("Concurrency: observing on an actor", concurrencyObservingOnAnActor),
+    ("DocC: Rivulet's landing page", doccRivuletLandingExample),
 ]
 
 let asyncExamples: [(title: String, run: () async throws -> Void)] = [

@@ -7,6 +7,7 @@ extension SignalProducer: BindingSource where Error == Never {}
 
 /// Something that values can be bound to with `<~`.
 public protocol BindingTargetProvider<Value> {
+    /// The type of the values the target accepts.
     associatedtype Value
 
     /// The target that bound values go to.

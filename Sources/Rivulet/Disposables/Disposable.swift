@@ -16,6 +16,7 @@ public final class AnyDisposable: Disposable {
     /// `nil` once disposed; otherwise the action still to run (which may itself be a no-op).
     private let pendingAction: Locked<(@Sendable () -> Void)?>
 
+    /// Whether `dispose()` has been called.
     public var isDisposed: Bool { pendingAction.withLock { $0 == nil } }
 
     /// A disposable that runs `action` on its first disposal.
@@ -33,6 +34,7 @@ public final class AnyDisposable: Disposable {
         self.init { disposable.dispose() }
     }
 
+    /// Runs the action, on the first call only; later calls do nothing.
     public func dispose() {
         // Take the action out under the lock, run it after the lock is released (O7).
         let action = pendingAction.withLock { pending in

@@ -5,6 +5,7 @@ public final class ScopedDisposable<Inner: Disposable>: Disposable {
     /// The disposable to dispose of on deinitialization.
     public let inner: Inner
 
+    /// Whether the inner disposable has been disposed of.
     public var isDisposed: Bool { inner.isDisposed }
 
     /// Wraps `disposable`, to be disposed of when this object deinitializes.
@@ -16,6 +17,7 @@ public final class ScopedDisposable<Inner: Disposable>: Disposable {
         inner.dispose()
     }
 
+    /// Disposes of the inner disposable now, before deinitialization.
     public func dispose() {
         inner.dispose()
     }

@@ -10,6 +10,7 @@ public final class SerialDisposable: Disposable {
 
     private let state: Locked<State>
 
+    /// Whether the serial disposable itself has been disposed of.
     public var isDisposed: Bool { state.withLock { $0.isDisposed } }
 
     /// The current inner disposable. Assigning disposes of the one it replaces; assigning the
@@ -34,6 +35,8 @@ public final class SerialDisposable: Disposable {
         state = Locked(State(inner: disposable))
     }
 
+    /// Disposes of the current inner disposable, and of every one assigned afterwards as soon as
+    /// it is assigned. Calling it again has no effect.
     public func dispose() {
         let inner: Disposable? = state.withLock { state in
             guard !state.isDisposed else { return nil }

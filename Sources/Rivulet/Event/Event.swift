@@ -76,6 +76,8 @@ extension Signal.Event: Hashable where Value: Hashable, Error: Hashable {}
 extension Signal.Event: Sendable where Value: Sendable, Error: Sendable {}
 
 extension Signal.Event: CustomStringConvertible {
+    /// The event in capitals with its payload: `VALUE 1`, `FAILED <error>`, `COMPLETED`,
+    /// `INTERRUPTED`.
     public var description: String {
         switch self {
         case let .value(value): "VALUE \(value)"

@@ -108,6 +108,8 @@ public final class Lifetime: Sendable {
     public final class Token: Sendable {
         fileprivate let disposables = CompositeDisposable()
 
+        /// A token whose lifetime (`Lifetime.init(_:)`) is alive until the token is disposed
+        /// of or deinitialized.
         public init() {}
 
         /// Ends the lifetime now rather than at deinitialization.

@@ -99,6 +99,7 @@ public final class TestScheduler: DateScheduler {
     /// - Parameters:
     ///   - delay: The delay. With `.never` the action never runs (not even in `run()`);
     ///     a negative delay means "now".
+    ///   - action: The work to run when the virtual clock reaches its time.
     /// - Returns: A disposable that cancels the action.
     @discardableResult
     public func schedule(after delay: DispatchTimeInterval, action: @escaping @Sendable () -> Void) -> Disposable? {

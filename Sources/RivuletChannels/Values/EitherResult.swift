@@ -1,12 +1,12 @@
-/// Results from the channels of a `combine`, tagged by the channel they came from.
+// Results from the channels of a `combine`, tagged by the channel they came from.
 
-/// One result from one of the 2 channels of `combine`: `result1` from the receiver, `result2` from
-/// the first argument, and so on.
 extension EitherResult2: Sendable where A: Sendable, B: Sendable {}
 extension EitherResult3: Sendable where A: Sendable, B: Sendable, C: Sendable {}
 extension EitherResult4: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable {}
 extension EitherResult5: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable {}
 
+/// One result from one of the 2 channels of `combine`: `result1` from the receiver, `result2` from
+/// the first argument.
 public enum EitherResult2<A, B> {
     /// A result from channel 1.
     case result1(Result<A, ChannelEnd>)

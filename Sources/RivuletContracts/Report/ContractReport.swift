@@ -13,6 +13,7 @@ public struct ContractTraceEntry: Sendable, Equatable, CustomStringConvertible {
         case userCode = "λ"
     }
 
+    /// Who did what: the kit's input, the subject's output, an action of the kit, or user code.
     public let kind: Kind
     /// The event or action, such as `value(2)` or `dispose`.
     public let text: String
@@ -20,17 +21,25 @@ public struct ContractTraceEntry: Sendable, Equatable, CustomStringConvertible {
     /// did not start.
     public let thread: String
 
+    /// An entry of a trace.
+    ///
+    /// - Parameters:
+    ///   - kind: Who did what.
+    ///   - text: The event or action, such as `value(2)` or `dispose`.
+    ///   - thread: The thread it happened on, such as `sender 1`.
     public init(kind: Kind, text: String, thread: String) {
         self.kind = kind
         self.text = text
         self.thread = thread
     }
 
+    /// The entry in one line: its kind's arrow, the text, and the thread in brackets.
     public var description: String { "\(kind.rawValue) \(text)  [\(thread)]" }
 }
 
 /// A broken clause: which one, in which scenario, why, and the events that showed it.
 public struct ContractViolation: Sendable, CustomStringConvertible {
+    /// The clause broken.
     public let clause: ContractClause
     /// The scenario that showed it, such as `values then failed`.
     public let scenario: String
@@ -39,6 +48,13 @@ public struct ContractViolation: Sendable, CustomStringConvertible {
     /// The scenario's events up to the point the violation was found.
     public let trace: [ContractTraceEntry]
 
+    /// A violation of `clause`, found in `scenario`.
+    ///
+    /// - Parameters:
+    ///   - clause: The clause broken.
+    ///   - scenario: The scenario that showed it.
+    ///   - explanation: What went wrong, in a sentence.
+    ///   - trace: The scenario's events up to the point the violation was found.
     public init(clause: ContractClause, scenario: String, explanation: String, trace: [ContractTraceEntry]) {
         self.clause = clause
         self.scenario = scenario
@@ -46,6 +62,8 @@ public struct ContractViolation: Sendable, CustomStringConvertible {
         self.trace = trace
     }
 
+    /// The clause with its summary, the scenario and the explanation on one line, then the
+    /// trace, one indented entry per line.
     public var description: String {
         var lines = ["\(clause.id) (\(clause.summary)) broken in scenario \"\(scenario)\": \(explanation)"]
         if trace.isEmpty {
@@ -71,6 +89,16 @@ public struct ContractReport: Sendable, CustomStringConvertible {
     /// to the kit's disposal, by scenario name: two forms of one operator must agree on it (P3).
     public let serialOutputs: [String: [String]]
 
+    /// A report on `subject`.
+    ///
+    /// - Parameters:
+    ///   - subject: The name given to the check.
+    ///   - clausesChecked: The clauses the check exercised, in any order and with repeats: the
+    ///     report keeps each once, in ID order.
+    ///   - scenarios: The scenarios the check ran, in order.
+    ///   - violations: Every violation found, in the order found.
+    ///   - serialOutputs: What the observer saw in each scenario played from one thread, by
+    ///     scenario name.
     public init(
         subject: String,
         clausesChecked: [ContractClause],
@@ -106,6 +134,8 @@ public struct ContractReport: Sendable, CustomStringConvertible {
         violations.filter { $0.clause == clause }
     }
 
+    /// The subject and whether it conforms, with the scenarios run and the clauses checked; for
+    /// a subject that does not, every violation below, indented.
     public var description: String {
         let checked = clausesChecked.map(\.id).joined(separator: " ")
         if isConforming {
@@ -134,9 +164,13 @@ public struct ContractError: Swift.Error, Hashable, Sendable, CustomStringConver
     /// Which failure of a scenario this is.
     public let code: Int
 
+    /// The failure with the given code.
+    ///
+    /// - Parameter code: Which failure of a scenario this is.
     public init(code: Int) {
         self.code = code
     }
 
+    /// `ContractError(<code>)`.
     public var description: String { "ContractError(\(code))" }
 }

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import RivuletContracts
 
-/// Every ```swift block in README.md and Docs/*.md must appear, line for line (ignoring
-/// indentation), in the RivuletTour target, which compiles and runs it (or, for the contract
-/// kit, in its documentation tests). So a sample in the docs is
-/// always code that builds and runs.
+/// Every ```swift block in README.md, Docs/*.md and the DocC catalogs' own pages must appear,
+/// line for line (ignoring indentation), in the RivuletTour target, which compiles and runs it
+/// (or, for the contract kit, in its documentation tests). So a sample in the docs is always
+/// code that builds and runs.
 ///
 /// Stated outputs. What the docs say a sample prints is written in one of two forms, and both are
 /// checked against `Tools/docs/TourOutput.golden`, the tour's whole output (which
@@ -31,6 +31,28 @@ import RivuletContracts
         let docs = root.appendingPathComponent("Docs")
         let files = (try? FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil)) ?? []
         return [root.appendingPathComponent("README.md")] + files.filter { $0.pathExtension == "md" }.sorted { $0.path < $1.path }
+            + catalogPages()
+    }
+
+    /// The DocC catalogs' own pages (Sources/<Module>/<Module>.docc/*.md); their other articles
+    /// are symbolic links to the guides in Docs/, checked as those.
+    static func catalogPages() -> [URL] {
+        let sources = root.appendingPathComponent("Sources")
+        let modules = (try? FileManager.default.contentsOfDirectory(at: sources, includingPropertiesForKeys: nil)) ?? []
+        return modules.flatMap { module -> [URL] in
+            let catalog = module.appendingPathComponent(module.lastPathComponent + ".docc")
+            let pages = (try? FileManager.default.contentsOfDirectory(at: catalog, includingPropertiesForKeys: nil)) ?? []
+            return pages.filter { page in
+                let isLink = (try? page.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) ?? false
+                return page.pathExtension == "md" && isLink != true
+            }
+        }.sorted { $0.path < $1.path }
+    }
+
+    @Test func theCatalogsOwnPagesAreChecked() {
+        let names = Self.catalogPages().map(\.lastPathComponent)
+        #expect(names.contains("Rivulet.md"))
+        #expect(!names.contains("Operators.md"), "a guide linked into a catalog is checked as the file in Docs/")
     }
 
     static func swiftBlocks(in text: String) -> [[String]] {

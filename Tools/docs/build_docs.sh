@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of Rivulet's three modules, with warnings treated as errors (a
+# symbol link that does not resolve, a parameter documented that does not exist, an article
+# link that goes nowhere), after checking that every public symbol has a doc comment.
+#
+#     Tools/docs/build_docs.sh [OUTPUT_DIR]      (default: .build/documentation)
+#
+# Needs only the toolchain (`swift package dump-symbol-graph`, `docc`) and python3. The guides
+# in Docs/ are articles of the catalogs through symbolic links (Sources/<Module>/<Module>.docc),
+# so GitHub and DocC show the same files. It builds with `-warnings-as-errors`, as CI does, so
+# that after CI's build it only extracts the graphs.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+output=${1:-.build/documentation}
+
+swift package -Xswiftc -warnings-as-errors dump-symbol-graph --skip-synthesized-members --skip-inherited-docs --minimum-access-level public --emit-extension-block-symbols >/dev/null
+graphs=$(dirname "$(ls -d .build/*/symbolgraph/Rivulet.symbols.json)")
+
+python3 Tools/docs/doc_coverage.py "$graphs"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$output"
+for module in Rivulet RivuletChannels RivuletContracts; do
+    # Each module's own graph and its extensions of other modules' types.
+    mkdir "$work/$module"
+    cp "$graphs/$module.symbols.json" "$work/$module/"
+    cp "$graphs/$module"@*.symbols.json "$work/$module/" 2>/dev/null || true
+    rm -rf "$output/$module.doccarchive"
+    docc convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$work/$module" \
+        --output-dir "$output/$module.doccarchive" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.rivulet.$module" \
+        --warnings-as-errors
+    echo "documentation of $module: $output/$module.doccarchive"
+done
