@@ -21,6 +21,9 @@ public struct AsyncValuesBufferingPolicy: Sendable, Hashable {
 
     /// Keeps the newest `limit` values, dropping the oldest to make room (`0`: keeps none).
     /// - Precondition: `limit` is 0 or more.
+    ///
+    /// - Parameter limit: How many values the buffer holds; 0 or more.
+    /// - Returns: The policy.
     public static func bufferingNewest(_ limit: Int) -> AsyncValuesBufferingPolicy {
         precondition(limit >= 0, "Rivulet: AsyncValuesBufferingPolicy.bufferingNewest: limit is \(limit); it must be 0 or more")
         return AsyncValuesBufferingPolicy(.newest(limit))
@@ -29,6 +32,9 @@ public struct AsyncValuesBufferingPolicy: Sendable, Hashable {
     /// Keeps the oldest `limit` values, dropping the values that arrive while it is full (`0`:
     /// keeps none).
     /// - Precondition: `limit` is 0 or more.
+    ///
+    /// - Parameter limit: How many values the buffer holds; 0 or more.
+    /// - Returns: The policy.
     public static func bufferingOldest(_ limit: Int) -> AsyncValuesBufferingPolicy {
         precondition(limit >= 0, "Rivulet: AsyncValuesBufferingPolicy.bufferingOldest: limit is \(limit); it must be 0 or more")
         return AsyncValuesBufferingPolicy(.oldest(limit))
@@ -60,6 +66,9 @@ public struct AsyncValues<Element: Sendable, Failure: Error>: AsyncSequence, Sen
     }
 
     /// Observes the signal, or starts the producer, for a new iteration.
+    ///
+    /// - Returns: An iterator with an observation or a start of its own, which releasing the
+    ///   iterator stops.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
         let storage = AsyncValuesStorage<Element, Failure>(policy: policy)
@@ -79,12 +88,17 @@ public struct AsyncValues<Element: Sendable, Failure: Error>: AsyncSequence, Sen
 
         /// The next value, or `nil` once the stream has completed, been interrupted, or the task
         /// cancelled; throws the stream's failure after the values sent before it.
+        ///
+        /// - Returns: The next value, or `nil` at the end.
         @inlinable
         public mutating func next() async throws(Failure) -> Element? {
             try await owner.storage.next(isolation: nil).get()
         }
 
         /// The next value, awaited in `actor`'s isolation (what `for await` calls).
+        ///
+        /// - Parameter actor: The actor whose isolation the wait runs in, or `nil` for none.
+        /// - Returns: The next value, or `nil` at the end.
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
             try await owner.storage.next(isolation: actor).get()
@@ -117,6 +131,11 @@ extension Signal where Value: Sendable {
     public var values: AsyncValues<Value, Error> { values(bufferingPolicy: .unbounded) }
 
     /// The signal's values from each iteration's start on, buffered as `bufferingPolicy` allows.
+    ///
+    /// - Parameter bufferingPolicy: What happens to values that arrive while the iterating task is
+    ///   busy.
+    /// - Returns: An asynchronous sequence of the signal's values; it throws the signal's failure
+    ///   and ends on completion or interruption.
     @inlinable
     public func values(bufferingPolicy: AsyncValuesBufferingPolicy) -> AsyncValues<Value, Error> {
         AsyncValues(policy: bufferingPolicy) { [self] receive in observe(receive) }
@@ -131,6 +150,11 @@ extension SignalProducer where Value: Sendable {
     public var values: AsyncValues<Value, Error> { values(bufferingPolicy: .unbounded) }
 
     /// The values of a start made for each iteration, buffered as `bufferingPolicy` allows.
+    ///
+    /// - Parameter bufferingPolicy: What happens to values that arrive while the iterating task is
+    ///   busy.
+    /// - Returns: An asynchronous sequence of the producer's values; it throws the start's failure
+    ///   and ends on completion or interruption. Ending the iteration early interrupts the start.
     @inlinable
     public func values(bufferingPolicy: AsyncValuesBufferingPolicy) -> AsyncValues<Value, Error> {
         AsyncValues(policy: bufferingPolicy) { [self] receive in start(receive) }
@@ -146,6 +170,11 @@ extension PropertyProtocol where Value: Sendable {
 
     /// The current value, then every change, buffered as `bufferingPolicy` allows (with
     /// `.bufferingNewest(1)`, a slow task sees the latest value and skips the ones in between).
+    ///
+    /// - Parameter bufferingPolicy: What happens to values that arrive while the iterating task is
+    ///   busy.
+    /// - Returns: An asynchronous sequence of the property's values, which ends when the property
+    ///   is released.
     @inlinable
     public func values(bufferingPolicy: AsyncValuesBufferingPolicy) -> AsyncValues<Value, Never> {
         producer.values(bufferingPolicy: bufferingPolicy)

@@ -17,6 +17,8 @@ extension Signal where Value: Sendable {
     /// runs at once; any other event is queued on the main queue, behind the earlier ones.
     ///
     /// - Returns: A disposable that stops the observation; events still queued are dropped.
+    ///
+    /// - Parameter action: Called on the main actor with each event.
     @discardableResult
     public func observe(_ action: @escaping @MainActor (Event) -> Void) -> Disposable? {
         observe(on: UIScheduler()).observe(.onMainActor(action))
@@ -24,6 +26,10 @@ extension Signal where Value: Sendable {
 
     /// Runs `action` on the main actor for each value, in order; see `observe(_:)` for a
     /// main-actor closure.
+    ///
+    /// - Parameter action: Called on the main actor with each value.
+    /// - Returns: A disposable that stops the observation (events still queued are dropped), or
+    ///   `nil` if the signal had already terminated.
     @discardableResult
     public func observeValues(_ action: @escaping @MainActor (Value) -> Void) -> Disposable? {
         observe(on: UIScheduler()).observe(.values(onMainActor: action))
@@ -31,24 +37,40 @@ extension Signal where Value: Sendable {
 
     /// Runs `action` on the main actor with `.success` for each value and `.failure` for a
     /// failure; see `observe(_:)` for a main-actor closure.
+    ///
+    /// - Parameter action: Called on the main actor with each value and with a failure.
+    /// - Returns: A disposable that stops the observation (events still queued are dropped), or
+    ///   `nil` if the signal had already terminated.
     @discardableResult
     public func observeResult(_ action: @escaping @MainActor (Result<Value, Error>) -> Void) -> Disposable? {
         observe(on: UIScheduler()).observe(.results(onMainActor: action))
     }
 
     /// Runs `action` on the main actor when the signal completes.
+    ///
+    /// - Parameter action: Called once on the main actor, if the signal completes.
+    /// - Returns: A disposable that stops the observation (events still queued are dropped), or
+    ///   `nil` if the signal had already terminated.
     @discardableResult
     public func observeCompleted(_ action: @escaping @MainActor () -> Void) -> Disposable? {
         observe { @MainActor event in if case .completed = event { action() } }
     }
 
     /// Runs `action` on the main actor when the signal fails.
+    ///
+    /// - Parameter action: Called once on the main actor with the error, if the signal fails.
+    /// - Returns: A disposable that stops the observation (events still queued are dropped), or
+    ///   `nil` if the signal had already terminated.
     @discardableResult
     public func observeFailed(_ action: @escaping @MainActor (Error) -> Void) -> Disposable? {
         observe { @MainActor event in if case let .failed(error) = event { action(error) } }
     }
 
     /// Runs `action` on the main actor when the signal is interrupted.
+    ///
+    /// - Parameter action: Called once on the main actor, if the signal is interrupted.
+    /// - Returns: A disposable that stops the observation (events still queued are dropped), or
+    ///   `nil` if the signal had already terminated.
     @discardableResult
     public func observeInterrupted(_ action: @escaping @MainActor () -> Void) -> Disposable? {
         observe { @MainActor event in if case .interrupted = event { action() } }
@@ -63,12 +85,17 @@ extension SignalProducer where Value: Sendable {
     /// closures.
     ///
     /// - Returns: A disposable that interrupts the start; events still queued are dropped.
+    ///
+    /// - Parameter action: Called on the main actor with each event of the start.
     @discardableResult
     public func start(_ action: @escaping @MainActor (Signal<Value, Error>.Event) -> Void) -> Disposable {
         observe(on: UIScheduler()).start(.onMainActor(action))
     }
 
     /// Starts the producer and runs `action` on the main actor for each value, in order.
+    ///
+    /// - Parameter action: Called on the main actor with each value.
+    /// - Returns: A disposable that interrupts the start; events still queued are dropped.
     @discardableResult
     public func startWithValues(_ action: @escaping @MainActor (Value) -> Void) -> Disposable {
         observe(on: UIScheduler()).start(.values(onMainActor: action))
@@ -76,24 +103,36 @@ extension SignalProducer where Value: Sendable {
 
     /// Starts the producer and runs `action` on the main actor with a result for each value and
     /// for a failure.
+    ///
+    /// - Parameter action: Called on the main actor with each value and with a failure.
+    /// - Returns: A disposable that interrupts the start; events still queued are dropped.
     @discardableResult
     public func startWithResult(_ action: @escaping @MainActor (Swift.Result<Value, Error>) -> Void) -> Disposable {
         observe(on: UIScheduler()).start(.results(onMainActor: action))
     }
 
     /// Starts the producer and runs `action` on the main actor when it completes.
+    ///
+    /// - Parameter action: Called once on the main actor, if the start completes.
+    /// - Returns: A disposable that interrupts the start; events still queued are dropped.
     @discardableResult
     public func startWithCompleted(_ action: @escaping @MainActor () -> Void) -> Disposable {
         start { @MainActor event in if case .completed = event { action() } }
     }
 
     /// Starts the producer and runs `action` on the main actor when it fails.
+    ///
+    /// - Parameter action: Called once on the main actor with the error, if the start fails.
+    /// - Returns: A disposable that interrupts the start; events still queued are dropped.
     @discardableResult
     public func startWithFailed(_ action: @escaping @MainActor (Error) -> Void) -> Disposable {
         start { @MainActor event in if case let .failed(error) = event { action(error) } }
     }
 
     /// Starts the producer and runs `action` on the main actor when it is interrupted.
+    ///
+    /// - Parameter action: Called once on the main actor, if the start is interrupted.
+    /// - Returns: A disposable that interrupts the start; events still queued are dropped.
     @discardableResult
     public func startWithInterrupted(_ action: @escaping @MainActor () -> Void) -> Disposable {
         start { @MainActor event in if case .interrupted = event { action() } }
@@ -107,6 +146,10 @@ extension BindingTarget where Value: Sendable {
     ///
     /// A value bound from the main actor, with nothing queued for the main actor by any
     /// `UIScheduler`, is applied at once; any other value is queued on the main queue.
+    ///
+    /// - Parameters:
+    ///   - lifetime: When it ends, the target stops taking values (and bindings to it end).
+    ///   - action: Called on the main actor with each bound value.
     public init(lifetime: Lifetime, action: @escaping @MainActor (Value) -> Void) {
         self.init(on: UIScheduler(), lifetime: lifetime) { value in
             MainActor.assumeIsolated { action(value) }

@@ -20,6 +20,8 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     public let signal: Signal<Value, Never>
 
     /// A property with `initialValue`.
+    ///
+    /// - Parameter initialValue: The value the property holds until the first write.
     public init(_ initialValue: Value) {
         storage = PropertyStorage(value: initialValue)
         signal = Signal(core: storage.core)
@@ -28,6 +30,8 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     }
 
     /// A property with `wrappedValue`, for use as a property wrapper.
+    ///
+    /// - Parameter wrappedValue: The value the property holds until the first write.
     public convenience init(wrappedValue: Value) {
         self.init(wrappedValue)
     }
@@ -63,6 +67,9 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     }
 
     /// Sets the value to `newValue` and returns the value it replaced, atomically.
+    ///
+    /// - Parameter newValue: The value to write; the change is emitted to observers.
+    /// - Returns: The value `newValue` replaced.
     @inlinable
     @discardableResult
     public func swap(_ newValue: Value) -> Value {
@@ -79,12 +86,18 @@ public final class MutableProperty<Value>: ComposableMutablePropertyProtocol {
     /// the value before the change. A write to this property made inside `action` takes effect and
     /// is emitted first; the value `action` leaves is then written over it and emitted after it.
     /// If `action` throws, the value does not change.
+    ///
+    /// - Parameter action: Changes the value in place; called once, on the calling thread.
+    /// - Returns: What `action` returns.
     @inlinable
     public func modify<Result>(_ action: (inout Value) throws -> Result) rethrows -> Result {
         try storage.modify(action)
     }
 
     /// Runs `action` with the current value, which no other thread can change until it returns.
+    ///
+    /// - Parameter action: Reads the value; called once, on the calling thread.
+    /// - Returns: What `action` returns.
     @inlinable
     public func withValue<Result>(_ action: (Value) throws -> Result) rethrows -> Result {
         try storage.withValue(action)

@@ -29,6 +29,8 @@ public final class Property<Value>: PropertyProtocol {
     public var projectedValue: Property<Value> { self }
 
     /// A property that always has `value`.
+    ///
+    /// - Parameter value: The property's only value.
     public init(value: Value) {
         rank = 0
         readValue = { value }
@@ -37,6 +39,8 @@ public final class Property<Value>: PropertyProtocol {
     }
 
     /// A property that passes through everything of `property`, and retains it.
+    ///
+    /// - Parameter property: The property to pass through; retained by the new property.
     public init<P: PropertyProtocol>(capturing property: P) where P.Value == Value {
         rank = property.compositionRank
         readValue = { property.value }
@@ -45,22 +49,39 @@ public final class Property<Value>: PropertyProtocol {
     }
 
     /// A composed property that follows `property` without retaining it.
+    ///
+    /// - Parameter property: The property to follow; not retained (R4).
     public convenience init<P: PropertyProtocol>(_ property: P) where P.Value == Value {
         self.init(composing: property.producer, rank: property.compositionRank + 1)
     }
 
     /// A composed property that starts with `initial` and then takes each value of `values`.
+    ///
+    /// - Parameters:
+    ///   - initial: The value until `values` sends one.
+    ///   - values: Started once, now; each value it sends becomes the property's value. The
+    ///     property keeps its last value when `values` ends.
     public convenience init(initial: Value, then values: SignalProducer<Value, Never>) {
         self.init(composing: values.prefix(value: initial), rank: 1)
     }
 
     /// A composed property that starts with `initial` and then takes each value of `values`.
+    ///
+    /// - Parameters:
+    ///   - initial: The value until `values` sends one.
+    ///   - values: Observed from now on; each value it sends becomes the property's value. The
+    ///     property keeps its last value when `values` ends.
     public convenience init(initial: Value, then values: Signal<Value, Never>) {
         self.init(initial: initial, then: values.producer)
     }
 
     /// A composed property that starts with `initial` and then takes each value of `values`
     /// (a signal, producer or property).
+    ///
+    /// - Parameters:
+    ///   - initial: The value until `values` sends one.
+    ///   - values: Started or observed once, now; each value it sends becomes the property's value.
+    ///     The property keeps its last value when `values` ends.
     public convenience init<Values: SignalProducerConvertible>(initial: Value, then values: Values)
     where Values.Value == Value, Values.Error == Never {
         self.init(initial: initial, then: values.producer)
@@ -120,6 +141,11 @@ extension PropertyProtocol {
 extension Property where Value: OptionalProtocol {
     /// A composed property that starts with `initial` and then takes each value of `values`,
     /// wrapped as optionals.
+    ///
+    /// - Parameters:
+    ///   - initial: The value until `values` sends one.
+    ///   - values: Started or observed once, now; each value it sends, wrapped, becomes the
+    ///     property's value. The property keeps its last value when `values` ends.
     public convenience init<Values: SignalProducerConvertible>(initial: Value, then values: Values)
     where Values.Value == Value.Wrapped, Values.Error == Never, Value: SendableMetatype {
         self.init(initial: initial, then: values.producer.map { Value(reconstructing: $0) })

@@ -4,6 +4,9 @@
 
 extension PropertyProtocol {
     /// A property of pairs of this property's value and `other`'s, updated when either changes.
+    ///
+    /// - Parameter other: The second property; not retained (R4).
+    /// - Returns: A property of `(self.value, other.value)`.
     @inlinable
     public func combineLatest<P: PropertyProtocol>(with other: P) -> Property<(Value, P.Value)> {
         Property(combining: [compositionRank, other.compositionRank], producer.combineLatest(with: other.producer))
@@ -11,6 +14,9 @@ extension PropertyProtocol {
 
     /// A property of pairs of the values of this property and `other`, matched change by change:
     /// the n-th value of one is paired with the n-th value of the other.
+    ///
+    /// - Parameter other: The second property; not retained (R4).
+    /// - Returns: A property of pairs, the n-th value of each property in the n-th pair.
     @inlinable
     public func zip<P: PropertyProtocol>(with other: P) -> Property<(Value, P.Value)> {
         Property(
@@ -20,6 +26,12 @@ extension PropertyProtocol {
     }
 
     /// A property of tuples of the latest values of the given properties.
+    ///
+    /// - Parameters:
+    ///   - a: The first property.
+    ///   - b: The second property.
+    ///   - rest: Any further properties.
+    /// - Returns: A property of tuples of the properties' current values, in argument order.
     @inlinable
     public static func combineLatest<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
         _ a: A, _ b: B, _ rest: repeat each C
@@ -32,6 +44,12 @@ extension PropertyProtocol {
     }
 
     /// A property of tuples of the given properties' values, matched change by change.
+    ///
+    /// - Parameters:
+    ///   - a: The first property.
+    ///   - b: The second property.
+    ///   - rest: Any further properties.
+    /// - Returns: A property of tuples, the n-th value of each property in the n-th tuple.
     @inlinable
     public static func zip<A: PropertyProtocol, B: PropertyProtocol, each C: PropertyProtocol>(
         _ a: A, _ b: B, _ rest: repeat each C
@@ -43,6 +61,10 @@ extension PropertyProtocol {
     }
 
     /// A property of arrays of the latest values of `properties`, or `nil` if there are none.
+    ///
+    /// - Parameter properties: The properties to combine, in order.
+    /// - Returns: A property of arrays of their current values, in order; `nil` if `properties` is
+    ///   empty.
     @inlinable
     public static func combineLatest<S: Sequence>(_ properties: S) -> Property<[S.Element.Value]>?
     where S.Element: PropertyProtocol, S.Element.Value == Value {
@@ -55,6 +77,11 @@ extension PropertyProtocol {
     }
 
     /// A property of arrays of the latest values of `properties`; with none, it is `emptySentinel`.
+    ///
+    /// - Parameters:
+    ///   - properties: The properties to combine, in order.
+    ///   - emptySentinel: The constant value of the result when `properties` is empty.
+    /// - Returns: A property of arrays of the properties' current values, in order.
     @inlinable
     public static func combineLatest<S: Sequence>(_ properties: S, emptySentinel: [S.Element.Value]) -> Property<
         [S.Element.Value]
@@ -69,6 +96,10 @@ extension PropertyProtocol {
 
     /// A property of arrays of `properties`' values, matched change by change, or `nil` if there
     /// are none.
+    ///
+    /// - Parameter properties: The properties to zip, in order.
+    /// - Returns: A property of arrays, the n-th value of each property in the n-th array; `nil` if
+    ///   `properties` is empty.
     @inlinable
     public static func zip<S: Sequence>(_ properties: S) -> Property<[S.Element.Value]>?
     where S.Element: PropertyProtocol, S.Element.Value == Value {
@@ -82,6 +113,11 @@ extension PropertyProtocol {
 
     /// A property of arrays of `properties`' values, matched change by change; with none, it is
     /// `emptySentinel`.
+    ///
+    /// - Parameters:
+    ///   - properties: The properties to zip, in order.
+    ///   - emptySentinel: The constant value of the result when `properties` is empty.
+    /// - Returns: A property of arrays, the n-th value of each property in the n-th array.
     @inlinable
     public static func zip<S: Sequence>(_ properties: S, emptySentinel: [S.Element.Value]) -> Property<[S.Element.Value]>
     where S.Element: PropertyProtocol, S.Element.Value == Value {

@@ -39,8 +39,14 @@ extension MutablePropertyProtocol {
 /// A mutable property that can read and change its value atomically.
 public protocol ComposableMutablePropertyProtocol<Value>: MutablePropertyProtocol {
     /// Runs `action` with the current value, which no other thread can change meanwhile.
+    ///
+    /// - Parameter action: Reads the value; called once, on the calling thread.
+    /// - Returns: What `action` returns.
     func withValue<Result>(_ action: (Value) throws -> Result) rethrows -> Result
 
     /// Changes the value in place, atomically, and emits the change.
+    ///
+    /// - Parameter action: Changes the value in place; called once, on the calling thread.
+    /// - Returns: What `action` returns.
     func modify<Result>(_ action: (inout Value) throws -> Result) rethrows -> Result
 }

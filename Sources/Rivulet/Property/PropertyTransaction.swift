@@ -22,6 +22,9 @@ import Musl
 public enum PropertyTransaction {
     /// Runs `body` as one transaction. Called inside another transaction on the same thread, it
     /// joins that one.
+    ///
+    /// - Parameter body: The writes to batch; called once, on the calling thread.
+    /// - Returns: What `body` returns, once every combining property has caught up and emitted.
     public static func perform<Result>(_ body: () throws -> Result) rethrows -> Result {
         if TransactionContext.current != nil {
             return try body()

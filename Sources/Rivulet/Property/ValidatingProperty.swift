@@ -88,6 +88,10 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
     /// Validates every value proposed to `inner` with `validator`.
     ///
     /// The current value of `inner` is validated at once; `result` reports that first outcome.
+    ///
+    /// - Parameters:
+    ///   - inner: The property that holds the accepted values.
+    ///   - validator: Decides on each proposed value (and on `inner`'s current one, now).
     public init<Inner: ComposableMutablePropertyProtocol>(
         _ inner: Inner,
         _ validator: @escaping @Sendable (Value) -> Decision
@@ -128,12 +132,21 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
     }
 
     /// A validating property that starts with `initial`.
+    ///
+    /// - Parameters:
+    ///   - initial: The first value, validated at once.
+    ///   - validator: Decides on each proposed value.
     public convenience init(_ initial: Value, _ validator: @escaping @Sendable (Value) -> Decision) {
         self.init(MutableProperty(initial), validator)
     }
 
     /// Validates the values proposed to `inner` against `other`'s current value; whenever `other`
     /// changes, the latest proposal is validated again.
+    ///
+    /// - Parameters:
+    ///   - inner: The property that holds the accepted values.
+    ///   - other: The property whose current value each proposal is validated against.
+    ///   - validator: Decides on a proposal, given `other`'s current value.
     public convenience init<Other: PropertyProtocol>(
         _ inner: MutableProperty<Value>,
         with other: Other,
@@ -152,6 +165,11 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
     }
 
     /// A validating property that starts with `initial`, validated against `other`'s value.
+    ///
+    /// - Parameters:
+    ///   - initial: The first value, validated at once.
+    ///   - other: The property whose current value each proposal is validated against.
+    ///   - validator: Decides on a proposal, given `other`'s current value.
     public convenience init<Other: PropertyProtocol>(
         _ initial: Value,
         with other: Other,
@@ -162,6 +180,12 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
 
     /// Validates the values proposed to `inner` against the latest proposal made to `other`
     /// (valid or not).
+    ///
+    /// - Parameters:
+    ///   - inner: The property that holds the accepted values.
+    ///   - other: The validating property whose latest proposal (valid or not) each proposal is
+    ///     validated against.
+    ///   - validator: Decides on a proposal, given `other`'s latest proposal.
     public convenience init<U: Sendable, E>(
         _ inner: MutableProperty<Value>,
         with other: ValidatingProperty<U, E>,
@@ -172,6 +196,12 @@ public final class ValidatingProperty<Value, ValidationError: Swift.Error>: Muta
 
     /// A validating property that starts with `initial`, validated against the latest proposal
     /// made to `other`.
+    ///
+    /// - Parameters:
+    ///   - initial: The first value, validated at once.
+    ///   - other: The validating property whose latest proposal (valid or not) each proposal is
+    ///     validated against.
+    ///   - validator: Decides on a proposal, given `other`'s latest proposal.
     public convenience init<U: Sendable, E>(
         _ initial: Value,
         with other: ValidatingProperty<U, E>,

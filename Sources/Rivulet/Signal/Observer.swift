@@ -46,6 +46,8 @@ extension Signal {
         let liveObject = LiveObjectTracker<LiveObjectTag.Observer>()
 
         /// An observer that runs `action` for every event.
+        ///
+        /// - Parameter action: Called with each event sent to the observer, on the sending thread.
         @inlinable
         public init(_ action: @escaping @Sendable (Event) -> Void) {
             target = ObserverAction.retainedBits(action)
@@ -53,6 +55,12 @@ extension Signal {
         }
 
         /// An observer that runs the given closures for the matching events.
+        ///
+        /// - Parameters:
+        ///   - value: Called with each value.
+        ///   - failed: Called with the error of a failure.
+        ///   - completed: Called on completion.
+        ///   - interrupted: Called on interruption.
         @inlinable
         public convenience init(
             value: (@Sendable (Value) -> Void)? = nil,
@@ -136,6 +144,8 @@ extension Signal {
         }
 
         /// Sends `event`: runs the observer's closure, or delivers it on the observer's signal.
+        ///
+        /// - Parameter event: The event to send; nothing follows a terminal event (E1).
         @inlinable
         public func send(_ event: Event) {
             // Both references are borrowed from `target`, which holds them (no retain per send).
@@ -173,12 +183,16 @@ extension Signal {
         }
 
         /// Sends `value`, as `send(value:)` does.
+        ///
+        /// - Parameter value: The value to send.
         @inlinable
         public override func receive(_ value: Value) {
             send(.value(value))
         }
 
         /// Sends the terminal event that `termination` stands for.
+        ///
+        /// - Parameter termination: How the stream ends.
         @inlinable
         public override func terminate(_ termination: Termination<Error>) {
             switch termination {
@@ -189,12 +203,16 @@ extension Signal {
         }
 
         /// Sends a value.
+        ///
+        /// - Parameter value: The value to send; ignored after a terminal event (E1).
         @inlinable
         public func send(value: Value) {
             send(.value(value))
         }
 
         /// Sends a failure, ending the stream.
+        ///
+        /// - Parameter error: The error the stream fails with.
         @inlinable
         public func send(error: Error) {
             send(.failed(error))

@@ -24,11 +24,15 @@ open class Observer<Value, Error: Swift.Error> {
     public init() {}
 
     /// Receives one value.
+    ///
+    /// - Parameter value: The value.
     open func receive(_ value: Value) {
         preconditionFailure("Rivulet: Observer.receive(_:): a subclass of Observer must override receive(_:)")
     }
 
     /// Receives the termination; nothing follows it.
+    ///
+    /// - Parameter termination: How the stream ended.
     open func terminate(_ termination: Termination<Error>) {
         preconditionFailure("Rivulet: Observer.terminate(_:): a subclass of Observer must override terminate(_:)")
     }

@@ -15,6 +15,9 @@ public final class Signal<Value, Error: Swift.Error> {
     /// the lifetime of its resources, which ends when the signal terminates or is disposed of.
     ///
     /// Events sent before `init` returns reach no observer: none can be attached yet.
+    ///
+    /// - Parameter generator: Run once, now, on the calling thread, with the signal's input
+    ///   observer and lifetime.
     public init(_ generator: (sending Observer, Lifetime) -> Void) {
         let resources = CompositeDisposable()
         core = SignalCore(resources: resources)
@@ -46,6 +49,8 @@ public final class Signal<Value, Error: Swift.Error> {
     ///
     /// - Parameters:
     ///   - disposable: Disposed of when the signal terminates or is disposed of.
+    ///
+    /// - Returns: The signal (`output`) and the observer that sends into it (`input`).
     public static func pipe(disposable: Disposable? = nil) -> (output: Signal, input: Observer) {
         // No lifetime object: the disposable itself is the signal's resources.
         let core = SignalCore<Value, Error>(resources: disposable)

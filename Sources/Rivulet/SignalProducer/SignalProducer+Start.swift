@@ -7,6 +7,10 @@ extension SignalProducer {
     /// disposed of it, the work is never started. Otherwise the work starts even if `setup`
     /// neither observed nor kept the signal, as in ReactiveSwift; such a signal is then released
     /// with no observer, which interrupts it and ends the start (S4).
+    ///
+    /// - Parameter setup: Given the start's signal and its interrupter before any event; called
+    ///   once, on the calling thread, before the work starts.
+    /// - Returns: What `setup` returns.
     @inlinable
     @discardableResult
     public func startWithSignal<Result>(
@@ -27,6 +31,9 @@ extension SignalProducer {
     }
 
     /// Starts the producer, sending its events to `observer`; disposing of the result interrupts it.
+    ///
+    /// - Parameter observer: Receives every event of this start, on the thread that sends it (E7).
+    /// - Returns: A disposable that interrupts the start and ends its lifetime (P4).
     @inlinable
     @discardableResult
     public func start(_ observer: Signal<Value, Error>.Observer = .init()) -> Disposable {
@@ -47,6 +54,9 @@ extension SignalProducer {
     }
 
     /// Starts the producer, running `action` for each event.
+    ///
+    /// - Parameter action: Called with every event of this start, on the thread that sends it (E7).
+    /// - Returns: A disposable that interrupts the start and ends its lifetime (P4).
     @inlinable
     @discardableResult
     public func start(_ action: sending @escaping Signal<Value, Error>.Observer.Action) -> Disposable {
@@ -54,6 +64,10 @@ extension SignalProducer {
     }
 
     /// Starts the producer, running `action` with a result for each value and for a failure.
+    ///
+    /// - Parameter action: Called with `.success` for each value and `.failure` for a failure, on
+    ///   the thread that sends it.
+    /// - Returns: A disposable that interrupts the start and ends its lifetime (P4).
     @inlinable
     @discardableResult
     public func startWithResult(_ action: sending @escaping (Swift.Result<Value, Error>) -> Void) -> Disposable {
@@ -61,6 +75,9 @@ extension SignalProducer {
     }
 
     /// Starts the producer, running `action` for each value.
+    ///
+    /// - Parameter action: Called with each value, on the thread that sends it (E7).
+    /// - Returns: A disposable that interrupts the start and ends its lifetime (P4).
     @inlinable
     @discardableResult
     public func startWithValues(_ action: sending @escaping (Value) -> Void) -> Disposable {
@@ -69,6 +86,9 @@ extension SignalProducer {
     }
 
     /// Starts the producer, running `action` if it completes.
+    ///
+    /// - Parameter action: Called once if the start completes.
+    /// - Returns: A disposable that interrupts the start and ends its lifetime (P4).
     @inlinable
     @discardableResult
     public func startWithCompleted(_ action: sending @escaping () -> Void) -> Disposable {
@@ -76,6 +96,9 @@ extension SignalProducer {
     }
 
     /// Starts the producer, running `action` if it fails.
+    ///
+    /// - Parameter action: Called once with the error if the start fails.
+    /// - Returns: A disposable that interrupts the start and ends its lifetime (P4).
     @inlinable
     @discardableResult
     public func startWithFailed(_ action: sending @escaping (Error) -> Void) -> Disposable {
@@ -83,6 +106,10 @@ extension SignalProducer {
     }
 
     /// Starts the producer, running `action` if it is interrupted.
+    ///
+    /// - Parameter action: Called once if the start is interrupted, by its disposal or by its
+    ///   source.
+    /// - Returns: A disposable that interrupts the start and ends its lifetime (P4).
     @inlinable
     @discardableResult
     public func startWithInterrupted(_ action: sending @escaping () -> Void) -> Disposable {

@@ -38,6 +38,9 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// any thread. The lifetime ends when the produced signal terminates or the start is disposed
     /// of; add to it whatever the work must cancel. Releasing the observer does not end the
     /// start, as in ReactiveSwift.
+    ///
+    /// - Parameter startHandler: The work of one start, called on the starting thread with the
+    ///   start's input observer and lifetime; it may send at once or later, from any thread.
     @inlinable
     public init(_ startHandler: @escaping @Sendable (sending Signal<Value, Error>.Observer, Lifetime) -> Void) {
         self.init(handlingStarts: startHandler, ())
@@ -86,6 +89,9 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     /// Disposing of a start interrupts it at its source, as a start handler's does: every operator
     /// of the chain, `materialize()` and `on(interrupted:)` included, sees the interruption before
     /// the start's observer, as in ReactiveSwift.
+    ///
+    /// - Parameter signal: The signal each start observes; a start after the signal has ended is
+    ///   interrupted at once.
     @inlinable
     public init(_ signal: Signal<Value, Error>) {
         // Through a start handler's core: the signal delivers on whichever thread sends, so only a
@@ -95,6 +101,8 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     }
 
     /// A producer that sends `value` and completes.
+    ///
+    /// - Parameter value: The value each start sends.
     @inlinable
     public init(value: Value) {
         self = .sending(value)
@@ -110,6 +118,8 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     }
 
     /// A producer that fails with `error`.
+    ///
+    /// - Parameter error: The error each start fails with.
     @inlinable
     public init(error: Error) {
         self = .fused({ downstream, _ in
@@ -118,6 +128,8 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     }
 
     /// A producer that sends the result's value and completes, or fails with its error.
+    ///
+    /// - Parameter result: The value to send, or the error to fail with, on each start.
     @inlinable
     public init(result: Result<Value, Error>) {
         switch result {
@@ -127,6 +139,8 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     }
 
     /// Same as `init(result:)`, unlabelled, as ReactiveSwift spells it.
+    ///
+    /// - Parameter result: The value to send, or the error to fail with, on each start.
     @inlinable
     public init(_ result: Result<Value, Error>) {
         self.init(result: result)
@@ -136,6 +150,8 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     ///
     /// The sequence is iterated afresh on each start; disposing of a start stops the iteration
     /// before the next element.
+    ///
+    /// - Parameter values: The elements to send, iterated afresh on each start.
     @inlinable
     public init<S: Sequence>(_ values: S) where S.Element == Value {
         self = .sendingEach(values)
@@ -154,18 +170,27 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     }
 
     /// A producer that sends `first`, then `second`, then each of `tail`, then completes.
+    ///
+    /// - Parameters:
+    ///   - first: The first value.
+    ///   - second: The second value.
+    ///   - tail: The values after those, in order.
     @inlinable
     public init(values first: Value, _ second: Value, _ tail: Value...) {
         self.init([first, second] + tail)
     }
 
     /// A producer that sends each of `values` in order, then completes.
+    ///
+    /// - Parameter values: The values to send, in order.
     @inlinable
     public init(values: [Value]) {
         self.init(values)
     }
 
     /// A producer that calls `action` on each start and sends its result, then completes.
+    ///
+    /// - Parameter action: Makes the value; called once per start, on the starting thread.
     @inlinable
     public init(_ action: @escaping @Sendable () -> Value) {
         self = .fused({ downstream, _ in
@@ -175,6 +200,9 @@ public struct SignalProducer<Value, Error: Swift.Error> {
     }
 
     /// A producer that calls `action` on each start, then sends its value and completes, or fails.
+    ///
+    /// - Parameter action: Makes the value or the error; called once per start, on the starting
+    ///   thread.
     @inlinable
     public init(_ action: @escaping @Sendable () -> Result<Value, Error>) {
         self = .fused({ downstream, _ in
@@ -211,6 +239,9 @@ public struct SignalProducer<Value, Error: Swift.Error> {
 extension SignalProducer where Error == Swift.Error {
     /// A producer that calls `action` on each start and sends its result then completes, or fails
     /// with the error it throws.
+    ///
+    /// - Parameter action: Makes the value, or throws the error to fail with; called once per
+    ///   start, on the starting thread.
     @inlinable
     public init(_ action: @escaping @Sendable () throws -> Value) {
         self = .fused({ downstream, _ in
@@ -230,12 +261,16 @@ extension SignalProducer where Error == Swift.Error {
 // gets the initialisers above.
 extension SignalProducer where Error == Never {
     /// A producer that sends `value` and completes, and cannot fail.
+    ///
+    /// - Parameter value: The value each start sends.
     @inlinable
     public init(value: Value) {
         self = .sending(value)
     }
 
     /// A producer that sends the elements of `values` in order, then completes, and cannot fail.
+    ///
+    /// - Parameter values: The elements to send, iterated afresh on each start.
     @inlinable
     public init<S: Sequence>(_ values: S) where S.Element == Value {
         self = .sendingEach(values)
@@ -243,6 +278,11 @@ extension SignalProducer where Error == Never {
 
     /// A producer that sends `first`, then `second`, then each of `tail`, then completes, and
     /// cannot fail.
+    ///
+    /// - Parameters:
+    ///   - first: The first value.
+    ///   - second: The second value.
+    ///   - tail: The values after those, in order.
     @inlinable
     public init(values first: Value, _ second: Value, _ tail: Value...) {
         self = .sendingEach([first, second] + tail)

@@ -17,6 +17,8 @@ extension SignalProducer: SignalProducerConvertible {
     public var producer: SignalProducer<Value, Error> { self }
 
     /// The producer that `convertible` stands for.
+    ///
+    /// - Parameter convertible: A signal, producer or property, as a producer.
     public init<Convertible: SignalProducerConvertible>(_ convertible: Convertible)
     where Convertible.Value == Value, Convertible.Error == Error {
         self = convertible.producer
