@@ -20,10 +20,10 @@ public struct AsyncValuesBufferingPolicy: Sendable, Hashable {
     public static var unbounded: AsyncValuesBufferingPolicy { AsyncValuesBufferingPolicy(.unbounded) }
 
     /// Keeps the newest `limit` values, dropping the oldest to make room (`0`: keeps none).
-    /// - Precondition: `limit` is 0 or more.
     ///
     /// - Parameter limit: How many values the buffer holds; 0 or more.
     /// - Returns: The policy.
+    /// - Precondition: `limit` is 0 or more.
     public static func bufferingNewest(_ limit: Int) -> AsyncValuesBufferingPolicy {
         precondition(limit >= 0, "Rivulet: AsyncValuesBufferingPolicy.bufferingNewest: limit is \(limit); it must be 0 or more")
         return AsyncValuesBufferingPolicy(.newest(limit))
@@ -31,10 +31,10 @@ public struct AsyncValuesBufferingPolicy: Sendable, Hashable {
 
     /// Keeps the oldest `limit` values, dropping the values that arrive while it is full (`0`:
     /// keeps none).
-    /// - Precondition: `limit` is 0 or more.
     ///
     /// - Parameter limit: How many values the buffer holds; 0 or more.
     /// - Returns: The policy.
+    /// - Precondition: `limit` is 0 or more.
     public static func bufferingOldest(_ limit: Int) -> AsyncValuesBufferingPolicy {
         precondition(limit >= 0, "Rivulet: AsyncValuesBufferingPolicy.bufferingOldest: limit is \(limit); it must be 0 or more")
         return AsyncValuesBufferingPolicy(.oldest(limit))

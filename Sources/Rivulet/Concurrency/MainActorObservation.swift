@@ -16,9 +16,8 @@ extension Signal where Value: Sendable {
     /// sent from the main actor, with nothing queued for the main actor by any `UIScheduler`,
     /// runs at once; any other event is queued on the main queue, behind the earlier ones.
     ///
-    /// - Returns: A disposable that stops the observation; events still queued are dropped.
-    ///
     /// - Parameter action: Called on the main actor with each event.
+    /// - Returns: A disposable that stops the observation; events still queued are dropped.
     @discardableResult
     public func observe(_ action: @escaping @MainActor (Event) -> Void) -> Disposable? {
         observe(on: UIScheduler()).observe(.onMainActor(action))
@@ -84,9 +83,8 @@ extension SignalProducer where Value: Sendable {
     /// thread; the events reach `action` as `Signal.observe(_:)` describes for main-actor
     /// closures.
     ///
-    /// - Returns: A disposable that interrupts the start; events still queued are dropped.
-    ///
     /// - Parameter action: Called on the main actor with each event of the start.
+    /// - Returns: A disposable that interrupts the start; events still queued are dropped.
     @discardableResult
     public func start(_ action: @escaping @MainActor (Signal<Value, Error>.Event) -> Void) -> Disposable {
         observe(on: UIScheduler()).start(.onMainActor(action))

@@ -1,11 +1,10 @@
 extension Signal {
     /// Attaches `observer`, which receives every event from now on.
     ///
-    /// - Returns: A disposable that detaches the observer, or `nil` if the signal had already
-    ///   terminated, in which case `observer` has just received `interrupted` (S3).
-    ///
     /// - Parameter observer: Receives the signal's events, on the sending thread (E7), one at a
     ///   time (E5).
+    /// - Returns: A disposable that detaches the observer, or `nil` if the signal had already
+    ///   terminated, in which case `observer` has just received `interrupted` (S3).
     @inlinable
     @discardableResult
     public func observe(_ observer: Observer) -> Disposable? {

@@ -14,9 +14,8 @@ extension SignalProducer where Value == Date, Error == Never {
     /// - Parameters:
     ///   - interval: The time between dates: positive, not `.never` (precondition).
     ///   - scheduler: The clock, and where the dates are sent.
-    /// - Precondition: `interval` is greater than 0 and not `.never`; `leeway` is 0 or more.
-    ///
     /// - Returns: A producer of the scheduler's dates, one per `interval`.
+    /// - Precondition: `interval` is greater than 0 and not `.never`; `leeway` is 0 or more.
     public static func timer(interval: DispatchTimeInterval, on scheduler: DateScheduler) -> SignalProducer<Date, Never> {
         timer(interval: interval, on: scheduler, leeway: interval * 0.1)
     }
@@ -29,9 +28,8 @@ extension SignalProducer where Value == Date, Error == Never {
     ///   - scheduler: The clock, and where the dates are sent.
     ///   - leeway: How late each date may be sent, which lets the system group wake-ups; not
     ///     negative (precondition).
-    /// - Precondition: `interval` is greater than 0 and not `.never`; `leeway` is 0 or more.
-    ///
     /// - Returns: A producer of the scheduler's dates, one per `interval`.
+    /// - Precondition: `interval` is greater than 0 and not `.never`; `leeway` is 0 or more.
     public static func timer(
         interval: DispatchTimeInterval,
         on scheduler: DateScheduler,
@@ -64,9 +62,8 @@ extension SignalProducer where Error == Never {
     ///   - values: The elements to send; may be infinite (`0...`).
     ///   - interval: The time between elements: positive, not `.never` (precondition).
     ///   - scheduler: The clock, and where the elements are sent.
-    /// - Precondition: `interval` is greater than 0 and not `.never`.
-    ///
     /// - Returns: A producer of the elements of `values`, one per `interval`.
+    /// - Precondition: `interval` is greater than 0 and not `.never`.
     public static func interval<S: Sequence>(
         _ values: S,
         interval: DispatchTimeInterval,
@@ -104,9 +101,8 @@ extension SignalProducer where Error == Never {
     /// - Parameters:
     ///   - interval: The time between numbers: positive, not `.never` (precondition).
     ///   - scheduler: The clock, and where the numbers are sent.
-    /// - Precondition: `interval` is greater than 0 and not `.never`.
-    ///
     /// - Returns: A producer of 0, 1, 2, …, one per `interval`.
+    /// - Precondition: `interval` is greater than 0 and not `.never`.
     public static func interval(
         _ interval: DispatchTimeInterval,
         on scheduler: DateScheduler
