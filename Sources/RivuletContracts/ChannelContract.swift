@@ -40,6 +40,15 @@ public struct ChannelContractOptions: Sendable {
 
     /// Options describing a channel operator; see each property.
     ///
+    /// - Parameters:
+    ///   - deadline: How long one scenario may take, in seconds; greater than 0.
+    ///   - senderThreads: How many threads send at once in the concurrent scenarios; 2 or more.
+    ///   - returnsMulti: Whether the operator returns a multi (several outputs may attach).
+    ///   - activatesUpstreamAtCreation: Whether the operator activates its input as soon as it is
+    ///     made (a cache).
+    ///   - swallowsInputEnds: Whether the input's end is not owed at the output by design.
+    ///   - turnsInputEndsIntoValues: Whether the input's end reaches the output as a value by
+    ///     design.
     /// - Precondition: `deadline` is greater than 0 and `senderThreads` is 2 or more.
     public init(
         deadline: Double = 5,
@@ -103,6 +112,14 @@ public struct ChannelContractOptions: Sendable {
 /// must build the same operator each time. Outputs are compared by their description.
 public enum ChannelContract {
     /// Checks a channel operator on `Int` inputs (1, 2, 3, 4).
+    ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - options: How the kit drives the subject; see `ChannelContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input channel; called once per
+    ///     scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     public static func verify<Output: Sendable>(
         _ name: String,
         options: ChannelContractOptions = .default,
@@ -112,6 +129,15 @@ public enum ChannelContract {
     }
 
     /// Checks a channel operator on the given input values (at least three).
+    ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; at least three.
+    ///   - options: How the kit drives the subject; see `ChannelContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input channel; called once per
+    ///     scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     public static func verify<Input: Sendable, Output: Sendable>(
         _ name: String,
         inputs: [Input],
@@ -132,6 +158,15 @@ public enum ChannelContract {
     ///     channel.map(probe.wrap { $0 * 10 })
     /// }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; at least three.
+    ///   - options: How the kit drives the subject; see `ChannelContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input channel and a probe whose
+    ///     `wrap` the operator's closures go through; called once per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     public static func verify<Input: Sendable, Output: Sendable>(
         _ name: String,
         inputs: [Input],
@@ -142,6 +177,14 @@ public enum ChannelContract {
     }
 
     /// The probed form on `Int` inputs (1, 2, 3, 4).
+    ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - options: How the kit drives the subject; see `ChannelContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input channel and a probe whose
+    ///     `wrap` the operator's closures go through; called once per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     public static func verify<Output: Sendable>(
         _ name: String,
         options: ChannelContractOptions = .default,

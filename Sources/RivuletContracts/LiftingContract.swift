@@ -12,6 +12,18 @@ extension OperatorContract {
     ///     producer: { (producer: SignalProducer<Int, ContractError>) in producer.map { $0 * 2 } })
     /// ```
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - signal: Applies the signal form of the operator to the kit's input signal; called once
+    ///     per scenario.
+    ///   - producer: Applies the producer form of the operator to the kit's input producer; called
+    ///     once per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,

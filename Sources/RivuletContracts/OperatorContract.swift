@@ -19,6 +19,15 @@ import Rivulet
 /// shared state) cannot be checked for E5 and E6.
 public enum OperatorContract {
     /// Checks an operator on `Int` inputs (1, 2, 3, 4) with `ContractError` failures.
+    ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input signal; called once per
+    ///     scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     public static func verify<Output, OutputError>(
         _ name: String,
         options: ContractOptions = .default,
@@ -29,6 +38,16 @@ public enum OperatorContract {
 
     /// Checks an operator on the given input values, with `ContractError` failures.
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input signal; called once per
+    ///     scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -49,6 +68,16 @@ public enum OperatorContract {
     /// failures (the form above), so that it needs no type annotation; this form is chosen when
     /// the closure needs an input that cannot fail (`{ $0.promoteError(MyError.self) }`).
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input signal; called once per
+    ///     scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     @_disfavoredOverload
     public static func verify<Input: Sendable, Output, OutputError>(
@@ -69,6 +98,16 @@ public enum OperatorContract {
     /// on at the end. Everything the operator delivers must still arrive inside the kit's calls,
     /// and a failure or interruption at once, without the clock moving (E2, E4).
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input signal and the
+    ///     `TestScheduler` the kit drives; called once per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -86,6 +125,16 @@ public enum OperatorContract {
     /// Checks an operator that takes closures, each wrapped in the kit's `UserCodeProbe`: on top
     /// of the other checks, the kit sees how the operator calls them (E5, E6, O5, O7).
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input signal and a probe whose
+    ///     `wrap` the operator's closures go through; called once per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -101,6 +150,15 @@ public enum OperatorContract {
     }
 
     /// The probed form on `Int` inputs (1, 2, 3, 4).
+    ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input signal and a probe whose
+    ///     `wrap` the operator's closures go through; called once per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     public static func verify<Output, OutputError>(
         _ name: String,
         options: ContractOptions = .default,
@@ -120,6 +178,15 @@ public enum OperatorContract {
 /// ```
 public enum ProducerOperatorContract {
     /// Checks an operator on `Int` inputs (1, 2, 3, 4) with `ContractError` failures.
+    ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input producer; called once per
+    ///     scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     public static func verify<Output, OutputError>(
         _ name: String,
         options: ContractOptions = .default,
@@ -130,6 +197,16 @@ public enum ProducerOperatorContract {
 
     /// Checks an operator on the given input values, with `ContractError` failures.
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input producer; called once per
+    ///     scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -147,6 +224,16 @@ public enum ProducerOperatorContract {
     /// Checks an operator whose input cannot fail: the failure scenarios are left out.
     /// Disfavoured, as `OperatorContract`'s form: chosen only when the closure needs it.
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input producer; called once per
+    ///     scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     @_disfavoredOverload
     public static func verify<Input: Sendable, Output, OutputError>(
@@ -165,6 +252,16 @@ public enum ProducerOperatorContract {
     /// Checks an operator that shifts time or thread on a scheduler, driven by a `TestScheduler`
     /// as in `OperatorContract`.
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input producer and the
+    ///     `TestScheduler` the kit drives; called once per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -183,6 +280,16 @@ public enum ProducerOperatorContract {
 
     /// Checks an operator that takes closures, each wrapped in the kit's `UserCodeProbe`.
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input producer and a probe whose
+    ///     `wrap` the operator's closures go through; called once per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -199,6 +306,15 @@ public enum ProducerOperatorContract {
     }
 
     /// The probed form on `Int` inputs (1, 2, 3, 4).
+    ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's input producer and a probe whose
+    ///     `wrap` the operator's closures go through; called once per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     public static func verify<Output, OutputError>(
         _ name: String,
         options: ContractOptions = .default,

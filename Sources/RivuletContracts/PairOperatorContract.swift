@@ -17,6 +17,16 @@ extension OperatorContract {
     /// }
     /// ```
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's two input signals; called once
+    ///     per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,
@@ -37,6 +47,16 @@ extension ProducerOperatorContract {
     /// Checks an operator of two producers, driving both sources, as `OperatorContract` does for
     /// two signals; plus P1, P2 and P4 (disposing of a start ends both sources' starts).
     ///
+    /// - Parameters:
+    ///   - name: The subject's name, as the report shows it.
+    ///   - inputs: The values the kit sends into the subject's input, in order; 2 or more (none for
+    ///     an input of `Never`).
+    ///   - options: How the kit drives the subject, and which clauses it loosens; see
+    ///     `ContractOptions`.
+    ///   - operator: Applies the operator under test to the kit's two input producers; called once
+    ///     per scenario.
+    /// - Returns: The report: the clauses checked and every violation, with the events that showed
+    ///   it.
     /// - Precondition: `inputs` holds 2 values or more (none for an input of `Never`).
     public static func verify<Input: Sendable, Output, OutputError>(
         _ name: String,

@@ -39,6 +39,10 @@ public final class UserCodeProbe: Sendable {
     }
 
     /// The closure, watched by the kit.
+    ///
+    /// - Parameter body: The closure the operator under test is given; the kit records each call
+    ///   (thread, nesting, locks held).
+    /// - Returns: A closure that calls `body` and records the call.
     public func wrap<Result>(_ body: @escaping @Sendable () -> Result) -> @Sendable () -> Result {
         let token = newToken()
         return { [self] in
@@ -48,6 +52,10 @@ public final class UserCodeProbe: Sendable {
     }
 
     /// The closure, watched by the kit.
+    ///
+    /// - Parameter body: The closure the operator under test is given; the kit records each call
+    ///   (thread, nesting, locks held).
+    /// - Returns: A closure that calls `body` and records the call.
     public func wrap<A, Result>(_ body: @escaping @Sendable (A) -> Result) -> @Sendable (A) -> Result {
         let token = newToken()
         return { [self] a in
@@ -57,6 +65,10 @@ public final class UserCodeProbe: Sendable {
     }
 
     /// The closure, watched by the kit.
+    ///
+    /// - Parameter body: The closure the operator under test is given; the kit records each call
+    ///   (thread, nesting, locks held).
+    /// - Returns: A closure that calls `body` and records the call.
     public func wrap<A, B, Result>(_ body: @escaping @Sendable (A, B) -> Result) -> @Sendable (A, B) -> Result {
         let token = newToken()
         return { [self] a, b in

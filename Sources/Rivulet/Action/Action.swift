@@ -41,6 +41,12 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
 
     /// An action whose condition is `isEnabled` applied to the latest value of `state`, and whose
     /// work gets that value with the input.
+    ///
+    /// - Parameters:
+    ///   - state: The property whose latest value the condition and the work get.
+    ///   - isEnabled: The condition, applied to each of `state`'s values.
+    ///   - execute: The work of one execution: given `state`'s value and the input, the producer to
+    ///     start.
     public init<State: PropertyProtocol>(
         state: State,
         enabledIf isEnabled: @escaping @Sendable (State.Value) -> Bool,
@@ -89,6 +95,11 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
 
     /// An action that is enabled whenever it is not executing, whose work gets the latest value of
     /// `state` with the input.
+    ///
+    /// - Parameters:
+    ///   - state: The property whose latest value the work gets.
+    ///   - execute: The work of one execution: given `state`'s value and the input, the producer to
+    ///     start.
     public convenience init<State: PropertyProtocol>(
         state: State,
         execute: @escaping @Sendable (State.Value, Input) -> SignalProducer<Output, Error>
@@ -97,6 +108,10 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
     }
 
     /// An action that is enabled while `isEnabled` is `true` (and it is not executing).
+    ///
+    /// - Parameters:
+    ///   - isEnabled: The condition.
+    ///   - execute: The work of one execution: given the input, the producer to start.
     public convenience init<P: PropertyProtocol>(
         enabledIf isEnabled: P,
         execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>
@@ -105,6 +120,8 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
     }
 
     /// An action that is enabled whenever it is not executing.
+    ///
+    /// - Parameter execute: The work of one execution: given the input, the producer to start.
     public convenience init(execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>)
     where Input: Sendable, Output: Sendable {
         self.init(state: Property(value: ()), enabledIf: { _ in true }) { _, input in execute(input) }
@@ -112,6 +129,12 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
 
     /// An action that is enabled while `state` holds a value (and it is not executing); the work
     /// gets that value with the input.
+    ///
+    /// - Parameters:
+    ///   - state: The property whose value, while not `nil`, enables the action and goes to the
+    ///     work.
+    ///   - execute: The work of one execution: given the unwrapped value and the input, the
+    ///     producer to start.
     public convenience init<P: PropertyProtocol, T>(
         unwrapping state: P,
         execute: @escaping @Sendable (T, Input) -> SignalProducer<Output, Error>
@@ -124,6 +147,12 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
 
     /// An action that is enabled while `state` holds a valid (or coerced) value; the work gets that
     /// value with the input.
+    ///
+    /// - Parameters:
+    ///   - state: The property whose valid (or coerced) value enables the action and goes to the
+    ///     work.
+    ///   - execute: The work of one execution: given that value and the input, the producer to
+    ///     start.
     public convenience init<T: Sendable, E>(
         validated state: ValidatingProperty<T, E>,
         execute: @escaping @Sendable (T, Input) -> SignalProducer<Output, Error>
@@ -138,6 +167,10 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
 
     /// A producer that, on each start, runs the work with `input` if the action is enabled, and
     /// otherwise fails with `ActionError.disabled`. Disposing of a start interrupts its work.
+    ///
+    /// - Parameter input: The input of the execution each start runs.
+    /// - Returns: A producer whose each start is one execution, or fails at once with
+    ///   `ActionError.disabled`; the work's failure arrives as `ActionError.producerFailed`.
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
         execute(input)
     }
@@ -153,12 +186,20 @@ public final class Action<Input, Output, Error: Swift.Error>: BindingTargetProvi
 
 extension Action where Input == Void {
     /// A producer that runs the work if the action is enabled; see `apply(_:)`.
+    ///
+    /// - Returns: A producer whose each start is one execution, or fails at once with
+    ///   `ActionError.disabled`.
     public func apply() -> SignalProducer<Output, ActionError<Error>> {
         apply(())
     }
 
     /// An action that is enabled while `state` holds a value (and it is not executing); the work
     /// gets that value.
+    ///
+    /// - Parameters:
+    ///   - state: The property whose value, while not `nil`, enables the action and goes to the
+    ///     work.
+    ///   - execute: The work of one execution: given the unwrapped value, the producer to start.
     public convenience init<P: PropertyProtocol, T>(
         unwrapping state: P,
         execute: @escaping @Sendable (T) -> SignalProducer<Output, Error>
@@ -168,6 +209,11 @@ extension Action where Input == Void {
 
     /// An action that is enabled while `state` holds a valid (or coerced) value; the work gets
     /// that value.
+    ///
+    /// - Parameters:
+    ///   - state: The property whose valid (or coerced) value enables the action and goes to the
+    ///     work.
+    ///   - execute: The work of one execution: given that value, the producer to start.
     public convenience init<T: Sendable, E>(
         validated state: ValidatingProperty<T, E>,
         execute: @escaping @Sendable (T) -> SignalProducer<Output, Error>
@@ -177,6 +223,10 @@ extension Action where Input == Void {
 
     /// An action that is enabled whenever it is not executing; the work gets the latest value of
     /// `state`.
+    ///
+    /// - Parameters:
+    ///   - state: The property whose latest value the work gets.
+    ///   - execute: The work of one execution: given `state`'s value, the producer to start.
     public convenience init<P: PropertyProtocol, T>(
         state: P,
         execute: @escaping @Sendable (T) -> SignalProducer<Output, Error>

@@ -13,6 +13,9 @@ extension BindingTargetProvider {
     ///
     /// For a property source, the binding sets the target to the property's current value at once.
     ///
+    /// - Parameters:
+    ///   - target: Where the values go; the binding ends when its lifetime does.
+    ///   - source: A signal, producer or property of values; a producer is started once, now.
     /// - Returns: A disposable that ends the binding early, or `nil` if the target's lifetime had
     ///   already ended (nothing is bound then).
     @discardableResult
@@ -22,6 +25,12 @@ extension BindingTargetProvider {
     }
 
     /// Sends every value of `source` to an optional `target`, as `<~` does for non-optional ones.
+    ///
+    /// - Parameters:
+    ///   - target: Where the values go, wrapped; the binding ends when its lifetime does.
+    ///   - source: A signal, producer or property of values; a producer is started once, now.
+    /// - Returns: A disposable that ends the binding early, or `nil` if the target's lifetime had
+    ///   already ended.
     @discardableResult
     public static func <~ <Source: BindingSource>(target: Self, source: Source) -> Disposable?
     where Value == Source.Value? {
@@ -33,6 +42,9 @@ extension Signal.Observer {
     /// Sends every value of `source` to the observer, until the source ends or the observer is
     /// released: the binding holds the observer weakly, as a binding to a target does.
     ///
+    /// - Parameters:
+    ///   - observer: Receives the values; held weakly.
+    ///   - source: A signal, producer or property of values; a producer is started once, now.
     /// - Returns: A disposable that ends the binding early.
     @discardableResult
     public static func <~ <Source: BindingSource>(observer: Signal<Value, Error>.Observer, source: Source) -> Disposable

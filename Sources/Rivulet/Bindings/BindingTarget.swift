@@ -32,6 +32,10 @@ public struct BindingTarget<Value>: BindingTargetProvider {
 
     /// A target that runs `action` for each value, on the thread that binds it, until `lifetime`
     /// ends.
+    ///
+    /// - Parameters:
+    ///   - lifetime: When it ends, the target takes no more values and bindings to it end.
+    ///   - action: Called with each bound value, on the binding's sending thread.
     public init(lifetime: Lifetime, action: @escaping @Sendable (Value) -> Void) {
         self.lifetime = lifetime
         self.action = action
@@ -41,6 +45,11 @@ public struct BindingTarget<Value>: BindingTargetProvider {
     ///
     /// With a scheduler other than `ImmediateScheduler`, each value is handed to the scheduler and
     /// `action` runs there, in the order the values were bound; so the values must be `Sendable`.
+    ///
+    /// - Parameters:
+    ///   - scheduler: Where `action` runs.
+    ///   - lifetime: When it ends, the target takes no more values and bindings to it end.
+    ///   - action: Called with each bound value, on `scheduler`, in order.
     public init(
         on scheduler: Scheduler,
         lifetime: Lifetime,
@@ -56,6 +65,12 @@ public struct BindingTarget<Value>: BindingTargetProvider {
 
     /// A target that writes each value to `object` at `keyPath` on `scheduler`, until `lifetime`
     /// ends. The object is not retained: once it is gone, values go nowhere.
+    ///
+    /// - Parameters:
+    ///   - scheduler: Where the writes happen; at once on the binding's thread by default.
+    ///   - lifetime: When it ends, the target takes no more values and bindings to it end.
+    ///   - object: The object written to; not retained.
+    ///   - keyPath: The property of `object` that each value is written to.
     public init<Object: AnyObject>(
         on scheduler: Scheduler = ImmediateScheduler(),
         lifetime: Lifetime,

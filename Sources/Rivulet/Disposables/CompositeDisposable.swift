@@ -128,18 +128,24 @@ public class CompositeDisposable: Disposable, @unchecked Sendable {
     }
 
     /// A composite holding `disposables`.
+    ///
+    /// - Parameter disposables: The members, disposed of with the composite.
     public convenience init<S: Sequence>(_ disposables: S) where S.Element == Disposable {
         self.init()
         for disposable in disposables { add(disposable) }
     }
 
     /// A composite holding the non-`nil` members of `disposables`.
+    ///
+    /// - Parameter disposables: The members, disposed of with the composite; `nil`s are skipped.
     public convenience init<S: Sequence>(_ disposables: S) where S.Element == Disposable? {
         self.init(disposables.lazy.compactMap { $0 })
     }
 
     /// Adds `disposable`; the returned handle removes it again without disposing of it.
     ///
+    /// - Parameter disposable: The member to add; disposed of with the composite, or at once if the
+    ///   composite has been disposed of.
     /// - Returns: `nil` if `disposable` is `nil` or the composite is already disposed of (in which
     ///   case `disposable` has just been disposed of).
     @discardableResult
@@ -187,6 +193,10 @@ public class CompositeDisposable: Disposable, @unchecked Sendable {
     }
 
     /// Adds an action to run when the composite is disposed of.
+    ///
+    /// - Parameter action: Run once, when the composite is disposed of (at once if it has been).
+    /// - Returns: A disposable that removes the action without running it, or `nil` if the
+    ///   composite had already been disposed of (the action has then run).
     @discardableResult
     public final func add(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         add(AnyDisposable(action))
@@ -360,12 +370,23 @@ struct CompositeAtomics {
 
 extension CompositeDisposable {
     /// Adds `disposable` to `composite`; see `add(_:)`.
+    ///
+    /// - Parameters:
+    ///   - composite: The composite to add to.
+    ///   - disposable: The member to add.
+    /// - Returns: A disposable that removes the member without disposing of it, or `nil`; see
+    ///   `add(_:)`.
     @discardableResult
     public static func += (composite: CompositeDisposable, disposable: Disposable?) -> Disposable? {
         composite.add(disposable)
     }
 
     /// Adds `action` to `composite`; see `add(_:)`.
+    ///
+    /// - Parameters:
+    ///   - composite: The composite to add to.
+    ///   - action: Run once, when the composite is disposed of.
+    /// - Returns: A disposable that removes the action without running it, or `nil`; see `add(_:)`.
     @discardableResult
     public static func += (composite: CompositeDisposable, action: @escaping @Sendable () -> Void) -> Disposable? {
         composite.add(action)

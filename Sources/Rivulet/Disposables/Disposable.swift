@@ -20,6 +20,8 @@ public final class AnyDisposable: Disposable {
     public var isDisposed: Bool { pendingAction.withLock { $0 == nil } }
 
     /// A disposable that runs `action` on its first disposal.
+    ///
+    /// - Parameter action: Run once, on the first `dispose()`, on the disposing thread.
     public init(_ action: @escaping @Sendable () -> Void) {
         pendingAction = Locked(action)
     }
@@ -30,6 +32,8 @@ public final class AnyDisposable: Disposable {
     }
 
     /// A disposable that disposes of `disposable` when it is disposed of.
+    ///
+    /// - Parameter disposable: The disposable to dispose of.
     public convenience init(_ disposable: Disposable) {
         self.init { disposable.dispose() }
     }

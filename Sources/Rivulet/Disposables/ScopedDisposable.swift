@@ -9,6 +9,8 @@ public final class ScopedDisposable<Inner: Disposable>: Disposable {
     public var isDisposed: Bool { inner.isDisposed }
 
     /// Wraps `disposable`, to be disposed of when this object deinitializes.
+    ///
+    /// - Parameter disposable: The disposable to dispose of on deinitialization.
     public init(_ disposable: Inner) {
         inner = disposable
     }
@@ -25,6 +27,8 @@ public final class ScopedDisposable<Inner: Disposable>: Disposable {
 
 extension ScopedDisposable where Inner == AnyDisposable {
     /// Wraps any disposable, to be disposed of when this object deinitializes.
+    ///
+    /// - Parameter disposable: The disposable to dispose of on deinitialization.
     public convenience init(_ disposable: Disposable) {
         self.init(AnyDisposable(disposable))
     }
@@ -32,12 +36,24 @@ extension ScopedDisposable where Inner == AnyDisposable {
 
 extension ScopedDisposable where Inner == CompositeDisposable {
     /// Adds `disposable` to the inner composite; see `CompositeDisposable.add(_:)`.
+    ///
+    /// - Parameters:
+    ///   - scoped: The scoped composite to add to.
+    ///   - disposable: The member to add.
+    /// - Returns: A disposable that removes the member without disposing of it, or `nil`; see
+    ///   `CompositeDisposable.add(_:)`.
     @discardableResult
     public static func += (scoped: ScopedDisposable<CompositeDisposable>, disposable: Disposable?) -> Disposable? {
         scoped.inner.add(disposable)
     }
 
     /// Adds `action` to the inner composite; see `CompositeDisposable.add(_:)`.
+    ///
+    /// - Parameters:
+    ///   - scoped: The scoped composite to add to.
+    ///   - action: Run once, when the composite is disposed of.
+    /// - Returns: A disposable that removes the action without running it, or `nil`; see
+    ///   `CompositeDisposable.add(_:)`.
     @discardableResult
     public static func += (scoped: ScopedDisposable<CompositeDisposable>, action: @escaping @Sendable () -> Void) -> Disposable? {
         scoped.inner.add(action)

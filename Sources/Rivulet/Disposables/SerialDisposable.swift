@@ -31,6 +31,8 @@ public final class SerialDisposable: Disposable {
     }
 
     /// A serial disposable whose first inner disposable is `disposable`.
+    ///
+    /// - Parameter disposable: The first inner disposable, if any.
     public init(_ disposable: Disposable? = nil) {
         state = Locked(State(inner: disposable))
     }

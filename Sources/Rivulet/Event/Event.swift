@@ -46,6 +46,9 @@ extension Signal {
         }
 
         /// The same event with its value transformed; terminal events pass through.
+        ///
+        /// - Parameter transform: Applied to a value event's value.
+        /// - Returns: The event with its value transformed, or the same terminal event.
         @inlinable
         public func map<U>(_ transform: (Value) throws -> U) rethrows -> Signal<U, Error>.Event {
             switch self {
@@ -57,6 +60,9 @@ extension Signal {
         }
 
         /// The same event with its error transformed; other events pass through.
+        ///
+        /// - Parameter transform: Applied to a failure's error.
+        /// - Returns: The event with its error transformed, or the same value or terminal event.
         @inlinable
         public func mapError<F: Swift.Error>(_ transform: (Error) throws -> F) rethrows -> Signal<Value, F>.Event {
             switch self {

@@ -8,6 +8,8 @@ public protocol OptionalProtocol<Wrapped> {
     var optional: Wrapped? { get }
 
     /// The optional holding `value`.
+    ///
+    /// - Parameter value: The optional to return.
     init(reconstructing value: Wrapped?)
 }
 

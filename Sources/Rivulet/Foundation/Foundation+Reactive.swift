@@ -11,6 +11,11 @@ extension Reactive where Base: NotificationCenter {
     /// The registration lasts as long as the signal: it is removed when the signal is disposed of,
     /// which happens once it is neither reachable nor observed (S4). Notifications are delivered
     /// on the posting thread.
+    ///
+    /// - Parameters:
+    ///   - name: The notifications' name, or `nil` for all.
+    ///   - object: The only sender to listen to, or `nil` for any; not retained.
+    /// - Returns: A signal of the notifications, which never ends by itself.
     public func notifications(forName name: Notification.Name?, object: AnyObject? = nil) -> Signal<Notification, Never> {
         let center = base
         return Signal { input, lifetime in
@@ -37,6 +42,9 @@ extension Reactive where Base: URLSession {
     /// Disposing of a start interrupts it at once. On Apple platforms it also cancels the task; on
     /// Linux the task runs to its end and its result is ignored, because cancelling a finishing task
     /// can crash swift-corelibs-foundation.
+    ///
+    /// - Parameter request: The request to load on each start.
+    /// - Returns: A producer of the loaded data with its response.
     public func data(with request: URLRequest) -> SignalProducer<(Data, URLResponse), Swift.Error> {
         let session = base
         return SignalProducer { observer, lifetime in

@@ -4,6 +4,8 @@ public struct Reactive<Base> {
     public let base: Base
 
     /// Wraps `base` to reach its reactive extensions.
+    ///
+    /// - Parameter base: The object or value whose extensions to reach.
     public init(_ base: Base) {
         self.base = base
     }

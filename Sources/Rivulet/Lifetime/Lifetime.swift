@@ -11,11 +11,16 @@ public final class Lifetime: Sendable {
     public var hasEnded: Bool { disposables.isDisposed }
 
     /// A lifetime that ends when `disposables` is disposed of.
+    ///
+    /// - Parameter disposables: The composite whose disposal ends the lifetime.
     public init(_ disposables: CompositeDisposable) {
         self.disposables = disposables
     }
 
     /// A lifetime that ends when `token` is deinitialized (or disposed of).
+    ///
+    /// - Parameter token: The token whose deinitialization or disposal ends the lifetime; not
+    ///   retained.
     public convenience init(_ token: Token) {
         self.init(token.disposables)
     }
@@ -24,6 +29,7 @@ public final class Lifetime: Sendable {
     ///
     /// Observations run in the order they were added, on the thread that ends the lifetime.
     ///
+    /// - Parameter action: Run once when the lifetime ends, on the thread that ends it.
     /// - Returns: A disposable that cancels the observation, or `nil` if the lifetime had ended.
     @discardableResult
     public func observeEnded(_ action: @escaping @Sendable () -> Void) -> Disposable? {
@@ -31,6 +37,12 @@ public final class Lifetime: Sendable {
     }
 
     /// Disposes of `disposable` when `lifetime` ends.
+    ///
+    /// - Parameters:
+    ///   - lifetime: The lifetime whose end disposes of `disposable`.
+    ///   - disposable: The disposable; disposed of at once if the lifetime has ended.
+    /// - Returns: A disposable that removes `disposable` without disposing of it, or `nil` if the
+    ///   lifetime had ended or `disposable` is `nil`.
     @discardableResult
     public static func += (lifetime: Lifetime, disposable: Disposable?) -> Disposable? {
         lifetime.disposables.add(disposable)
@@ -92,6 +104,8 @@ public final class Lifetime: Sendable {
     var isInterruptionHeld: Bool { disposables.isInterruptionHeld }
 
     /// A new lifetime together with the token that ends it when the token deinitializes.
+    ///
+    /// - Returns: The lifetime and its token; keep the token in the owning object.
     public static func make() -> (lifetime: Lifetime, token: Token) {
         let token = Token()
         return (Lifetime(token), token)

@@ -98,6 +98,7 @@ extension DateScheduler {
     /// - Parameters:
     ///   - interval: The time between ticks; positive and not `.never` (precondition).
     ///   - leeway: How late a tick may be: 0 or more (precondition); none by default.
+    /// - Returns: A stream of the scheduler's dates, one per `interval`, that never ends by itself.
     /// - Precondition: `interval` is greater than 0 and not `.never`; `leeway` is 0 or more.
     public func timer(interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .seconds(0)) -> AsyncStream<Date> {
         _ = interval.checkedRepeatInterval(for: "DateScheduler.timer(interval:leeway:)")

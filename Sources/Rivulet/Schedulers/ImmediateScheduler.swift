@@ -7,6 +7,7 @@ public final class ImmediateScheduler: Scheduler {
 
     /// Runs `action` synchronously.
     ///
+    /// - Parameter action: The work to run.
     /// - Returns: `nil`, since the action has already run and there is nothing left to cancel.
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {

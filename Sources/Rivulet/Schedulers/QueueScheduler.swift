@@ -64,6 +64,7 @@ public final class QueueScheduler: DateScheduler {
 
     /// Runs `action` asynchronously on the queue, after the actions already queued.
     ///
+    /// - Parameter action: The work to run on the queue.
     /// - Returns: A disposable that prevents the action from running if disposed of before it starts.
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
@@ -78,6 +79,9 @@ public final class QueueScheduler: DateScheduler {
 
     /// Runs `action` on the queue once the wall clock reaches `date`, never earlier.
     ///
+    /// - Parameters:
+    ///   - date: When the work is due; a date in the past means as soon as possible.
+    ///   - action: The work to run on the queue.
     /// - Returns: A disposable that prevents the action from running if disposed of before it starts.
     @discardableResult
     public func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? {

@@ -30,6 +30,9 @@ public protocol DateScheduler: Scheduler {
     ///
     /// A date that has already passed means "as soon as possible".
     ///
+    /// - Parameters:
+    ///   - date: When the work is due.
+    ///   - action: The work to run.
     /// - Returns: A disposable that cancels the action if it has not run yet, or `nil` when the
     ///   scheduler cannot cancel.
     @discardableResult

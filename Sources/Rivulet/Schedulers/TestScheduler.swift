@@ -80,6 +80,7 @@ public final class TestScheduler: DateScheduler {
 
     /// Schedules `action` to run at the current date, on the next `advance()`.
     ///
+    /// - Parameter action: The work to run.
     /// - Returns: A disposable that cancels the action.
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
@@ -88,6 +89,10 @@ public final class TestScheduler: DateScheduler {
 
     /// Schedules `action` to run when the clock reaches `date`.
     ///
+    /// - Parameters:
+    ///   - date: The virtual date the work is due at; a date before `currentDate` is due at once,
+    ///     and runs on the next advance.
+    ///   - action: The work to run.
     /// - Returns: A disposable that cancels the action.
     @discardableResult
     public func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> Disposable? {
@@ -240,6 +245,8 @@ public final class TestScheduler: DateScheduler {
 
     /// Like `advance(by:)`, but on the main actor, letting other tasks run around each action, so
     /// that tasks resumed at one date can schedule work that still falls within this advance.
+    ///
+    /// - Parameter interval: How far to move the virtual clock.
     /// - Precondition: `interval` is 0 or more and not `.never`.
     @MainActor
     public func advance(by interval: DispatchTimeInterval) async {
@@ -248,6 +255,8 @@ public final class TestScheduler: DateScheduler {
 
     /// Like `advance(by:)` with seconds, but on the main actor, letting other tasks run around
     /// each action.
+    ///
+    /// - Parameter interval: How far to move the virtual clock, in seconds.
     /// - Precondition: `interval` is finite and 0 or more.
     @MainActor
     public func advance(by interval: TimeInterval) async {
@@ -255,6 +264,8 @@ public final class TestScheduler: DateScheduler {
     }
 
     /// Like `advance(to:)`, but on the main actor, letting other tasks run around each action.
+    ///
+    /// - Parameter date: The virtual date to move the clock to.
     /// - Precondition: `date` is not before `currentDate`.
     @MainActor
     public func advance(to date: Date) async {

@@ -43,6 +43,7 @@ public final class UIScheduler: Scheduler {
     /// Runs `action` on the main queue: at once if called there with nothing else of the
     /// scheduler's pending, otherwise after the actions already scheduled.
     ///
+    /// - Parameter action: The work to run on the main queue.
     /// - Returns: `nil` if the action ran synchronously; otherwise a disposable that prevents the
     ///   action from running if it is disposed of before the action starts.
     @discardableResult

@@ -23,6 +23,8 @@ public final class Atomic<Value> {
     private let storage: AtomicStorage<Value>
 
     /// An `Atomic` holding `value`.
+    ///
+    /// - Parameter value: The initial value.
     public init(_ value: Value) {
         storage = AtomicStorage.make(value)
     }
@@ -55,6 +57,7 @@ public final class Atomic<Value> {
 
     /// Replaces the value with `newValue` atomically.
     ///
+    /// - Parameter newValue: The value to store.
     /// - Returns: The value it had before.
     @discardableResult
     public func swap(_ newValue: Value) -> Value {

@@ -18,12 +18,15 @@ public struct Bag<Element> {
     public init() {}
 
     /// A bag holding `elements`, in their order.
+    ///
+    /// - Parameter elements: The elements, in order.
     public init<S: Sequence>(_ elements: S) where S.Element == Element {
         for element in elements { insert(element) }
     }
 
     /// Inserts `value`.
     ///
+    /// - Parameter value: The element to add, after the others.
     /// - Returns: The token that removes this element.
     @discardableResult
     public mutating func insert(_ value: Element) -> Token {
@@ -36,6 +39,7 @@ public struct Bag<Element> {
 
     /// Removes the element that `token` was returned for.
     ///
+    /// - Parameter token: The token `insert(_:)` returned.
     /// - Returns: The removed element, or `nil` if it was removed already (a documented no-op).
     @discardableResult
     public mutating func remove(using token: Token) -> Element? {
@@ -61,6 +65,9 @@ extension Bag: RandomAccessCollection {
     public var endIndex: Int { elements.endIndex }
 
     /// The element at `position`.
+    ///
+    /// - Parameter position: A valid index of the bag.
+    /// - Returns: The element at `position`.
     public subscript(position: Int) -> Element { elements[position] }
 }
 

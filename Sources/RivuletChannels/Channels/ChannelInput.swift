@@ -39,6 +39,7 @@ public class ChannelInput<Value>: Disposable {
 
     /// Sends `result`; an end (a failure) ends the channel and uses up the input.
     ///
+    /// - Parameter result: A value, or the end (`.failure`) that ends the channel.
     /// - Returns: `nil` when the result was delivered or queued for delivery; `.inactive` when no
     ///   output is attached; `.disconnected` when this input's activation has ended.
     @inlinable @discardableResult
@@ -51,6 +52,7 @@ public class ChannelInput<Value>: Disposable {
 
     /// Sends `value`.
     ///
+    /// - Parameter value: The value to send.
     /// - Returns: `nil` when the value was delivered or queued, else why it went nowhere.
     @inlinable @discardableResult
     public final func send(value: sending Value) -> ChannelSendError? {
@@ -58,24 +60,34 @@ public class ChannelInput<Value>: Disposable {
     }
 
     /// Ends the channel with `.other(error)` (or `error` itself if it is a `ChannelEnd`).
+    ///
+    /// - Parameter error: Why the channel ends.
+    /// - Returns: `nil` when the end was delivered or queued, else why it went nowhere.
     @discardableResult
     public final func send(error: any Error) -> ChannelSendError? {
         send(result: .failure(ChannelEnd(error)))
     }
 
     /// Ends the channel with `end`.
+    ///
+    /// - Parameter end: How the channel ends.
+    /// - Returns: `nil` when the end was delivered or queued, else why it went nowhere.
     @discardableResult
     public final func send(end: ChannelEnd) -> ChannelSendError? {
         send(result: .failure(end))
     }
 
     /// Ends the channel with `.complete`.
+    ///
+    /// - Returns: `nil` when the end was delivered or queued, else why it went nowhere.
     @discardableResult
     public final func complete() -> ChannelSendError? {
         send(result: .failure(.complete))
     }
 
     /// Ends the channel with `.complete` (CwlSignal's older name).
+    ///
+    /// - Returns: `nil` when the end was delivered or queued, else why it went nowhere.
     @discardableResult
     public final func close() -> ChannelSendError? {
         complete()
@@ -125,6 +137,9 @@ extension ChannelInput: @unchecked Sendable {}
 
 extension Channel {
     /// Makes an input and the channel it sends into.
+    ///
+    /// - Returns: The input and its channel; the channel is inert until an output attaches below it
+    ///   (A1).
     public static func create() -> (input: ChannelInput<Value>, channel: Channel<Value>) {
         let channel = Channel(source: .inert())
         let input = ChannelInput(channel: channel, generation: ChannelGeneration.unbound)
@@ -135,6 +150,8 @@ extension Channel {
     /// Makes an input and a channel, and hands the channel to `compose` (for example
     /// `create { $0.continuous() }`).
     ///
+    /// - Parameter compose: Builds on the new channel (operators, `multicast`, …); called once,
+    ///   now.
     /// - Returns: The input and what `compose` returned.
     public static func create<U>(
         _ compose: (Channel<Value>) throws -> U

@@ -11,6 +11,8 @@ public struct Exec: Sendable {
     public let scheduler: (any Scheduler)?
 
     /// An execution context that runs closures through `scheduler`, in order.
+    ///
+    /// - Parameter scheduler: Where the closures run.
     public init(_ scheduler: any Scheduler) {
         self.scheduler = scheduler
     }
@@ -34,6 +36,11 @@ public struct Exec: Sendable {
     public static var global: Exec { Exec(QueueScheduler(name: "org.rivulet.Exec.global", targeting: .global())) }
 
     /// Runs closures on `queue` as `type` says.
+    ///
+    /// - Parameters:
+    ///   - queue: The queue the closures run on.
+    ///   - type: How the queue is used; `.serialAsync`: asynchronously, in order.
+    /// - Returns: The execution context.
     public static func queue(_ queue: DispatchQueue, _ type: ExecutionType) -> Exec {
         switch type {
         case .serialAsync:

@@ -140,6 +140,11 @@ public enum ContractClause: String, CaseIterable, Comparable, Hashable, Sendable
 
     /// Whether `lhs` comes before `rhs` in the brief's order: E, S, P, R, A, then O, each by
     /// number (so `A2` comes before `A10`).
+    ///
+    /// - Parameters:
+    ///   - lhs: A clause.
+    ///   - rhs: Another clause.
+    /// - Returns: Whether `lhs` comes first.
     public static func < (lhs: ContractClause, rhs: ContractClause) -> Bool {
         let order = allCases
         return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!

@@ -11,6 +11,8 @@ extension ContractReport {
     ///     }.expectConforming()
     /// }
     /// ```
+    ///
+    /// - Parameter sourceLocation: Where the issues are reported; the caller's line by default.
     public func expectConforming(sourceLocation: SourceLocation = #_sourceLocation) {
         for violation in violations {
             Issue.record("\(subject): \(violation)", sourceLocation: sourceLocation)
@@ -23,6 +25,11 @@ extension ContractReport {
 import XCTest
 
 /// Fails the running XCTest once per violation in `report`, with its clause, explanation and trace.
+///
+/// - Parameters:
+///   - report: The report to check; evaluated once.
+///   - file: The file the failures are reported in; the caller's by default.
+///   - line: The line the failures are reported at; the caller's by default.
 public func XCTAssertConforms(
     _ report: @autoclosure () -> ContractReport,
     file: StaticString = #filePath,

@@ -115,6 +115,10 @@ public struct ContractReport: Sendable, CustomStringConvertible {
 
     /// The scenarios in which this report's subject and `other` delivered different events (P3),
     /// with what each delivered. Only scenarios both played from one thread are compared.
+    ///
+    /// - Parameter other: The report of the other form of the operator.
+    /// - Returns: For each scenario in which the two delivered different events, what each
+    ///   delivered.
     public func disagreements(with other: ContractReport) -> [(scenario: String, this: [String], other: [String])] {
         serialOutputs.keys.sorted().compactMap { scenario in
             guard let mine = serialOutputs[scenario], let theirs = other.serialOutputs[scenario], mine != theirs
@@ -130,6 +134,9 @@ public struct ContractReport: Sendable, CustomStringConvertible {
     public var violatedClauses: [ContractClause] { Array(Set(violations.map(\.clause))).sorted() }
 
     /// The violations of one clause.
+    ///
+    /// - Parameter clause: The clause.
+    /// - Returns: The violations of `clause`, in the order found.
     public func violations(of clause: ContractClause) -> [ContractViolation] {
         violations.filter { $0.clause == clause }
     }
@@ -148,6 +155,9 @@ public struct ContractReport: Sendable, CustomStringConvertible {
     }
 
     /// This report and `other` as one, for a subject checked in several ways.
+    ///
+    /// - Parameter other: Another report, of the same subject checked in another way.
+    /// - Returns: One report with both reports' clauses, scenarios and violations.
     public func merged(with other: ContractReport) -> ContractReport {
         ContractReport(
             subject: subject,
