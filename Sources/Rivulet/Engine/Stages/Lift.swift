@@ -4,6 +4,12 @@ extension SignalProducer {
     /// Each start of the result starts this producer, passes its signal through `transform`, and
     /// forwards the transformed signal's events. Built-in operators are fused instead; `lift` is
     /// how a custom signal operator becomes a producer operator with the same semantics.
+    ///
+    /// - Parameter transform: The signal operator; called once per start with that start's signal,
+    ///   and the signal it returns is the one whose events the start sends.
+    /// - Returns: A producer whose every start starts this producer and sends the events of
+    ///   `transform` applied to its signal; disposing of the start interrupts this producer's start
+    ///   (P4).
     @inlinable
     public func lift<U, F>(
         _ transform: @escaping (Signal<Value, Error>) -> Signal<U, F>
@@ -21,6 +27,12 @@ extension SignalProducer {
     /// Each start of the resulting producer starts the other producer first, then this one (as in
     /// ReactiveSwift): with synchronous producers, the other's events are then already known when
     /// this producer's events arrive.
+    ///
+    /// - Parameter transform: The binary signal operator, curried; called once per start with this
+    ///   producer's signal, then with the other producer's signal.
+    /// - Returns: A function that takes the other producer and returns a producer whose every start
+    ///   starts both and sends the events of `transform` applied to their signals; disposing of the
+    ///   start interrupts both starts (P4).
     @inlinable
     public func lift<U, F, V, G>(
         _ transform: @escaping (Signal<Value, Error>) -> (Signal<U, F>) -> Signal<V, G>

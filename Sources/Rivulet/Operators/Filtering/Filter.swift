@@ -15,6 +15,11 @@ extension Signal.Event {
 
 extension Signal {
     /// A signal of the values that satisfy `isIncluded`.
+    ///
+    /// - Parameter isIncluded: The test; called once per value, on the thread that delivers it. A
+    ///   value is forwarded when it returns `true`.
+    /// - Returns: A signal of this signal's values that pass `isIncluded`, ending when this signal
+    ///   ends.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
         // Written out for the signal, as `map` is: one call per event fewer than `Event.filterValues`.
@@ -32,6 +37,11 @@ extension Signal {
 
 extension SignalProducer {
     /// A producer of the values that satisfy `isIncluded`.
+    ///
+    /// - Parameter isIncluded: The test; called once per value, on the thread that delivers it. A
+    ///   value is forwarded when it returns `true`.
+    /// - Returns: A producer whose starts send the values of this producer's start that pass
+    ///   `isIncluded`, and end when it ends.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.filterValues(isIncluded))

@@ -47,6 +47,9 @@ extension Signal {
     /// A signal that drops the first `count` values of this signal, then forwards everything.
     /// With a `count` of 0 it is this signal.
     ///
+    /// - Parameter count: How many values to drop; 0 or more.
+    /// - Returns: A signal of this signal's values after the first `count`, ending when this signal
+    ///   ends; this signal itself when `count` is 0.
     /// - Precondition: `count` is not negative.
     @inlinable
     public func skip(first count: Int) -> Signal<Value, Error> {
@@ -57,6 +60,11 @@ extension Signal {
 
     /// A signal that drops values while `shouldContinue` holds, then forwards everything from the
     /// first value for which it returns `false`.
+    ///
+    /// - Parameter shouldContinue: The test; called for each value until it first returns `false`,
+    ///   and never again after that.
+    /// - Returns: A signal of this signal's values from the first one that fails `shouldContinue`
+    ///   on, ending when this signal ends.
     @inlinable
     public func skip(while shouldContinue: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
         flatMapEventSharingTurn(Event.skip(while: shouldContinue))
@@ -68,6 +76,11 @@ extension Signal {
     /// Terminal events of this signal are forwarded at once, even before the trigger (E2, E4).
     /// An interruption of `trigger` before it fires interrupts the result (the gate could never
     /// open), as in ReactiveSwift.
+    ///
+    /// - Parameter trigger: The signal whose first value or completion opens the gate; its
+    ///   interruption before that interrupts the result.
+    /// - Returns: A signal of this signal's values sent after `trigger` fired, and of this signal's
+    ///   terminal event whenever it comes.
     public func skip(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
             let gate = GateRunner(
@@ -84,6 +97,9 @@ extension SignalProducer {
     /// A producer that drops the first `count` values of each start, then forwards everything.
     /// With a `count` of 0 it is this producer.
     ///
+    /// - Parameter count: How many values of each start to drop; 0 or more.
+    /// - Returns: A producer whose starts send the values after the first `count` and end when this
+    ///   producer's start ends; this producer itself when `count` is 0.
     /// - Precondition: `count` is not negative.
     @inlinable
     public func skip(first count: Int) -> SignalProducer<Value, Error> {
@@ -94,6 +110,11 @@ extension SignalProducer {
 
     /// A producer that drops values while `shouldContinue` holds, then forwards everything from the
     /// first value for which it returns `false`.
+    ///
+    /// - Parameter shouldContinue: The test; called for each value of a start until it first
+    ///   returns `false`, and never again in that start.
+    /// - Returns: A producer whose starts send the values from the first one that fails
+    ///   `shouldContinue` on, and end when this producer's start ends.
     @inlinable
     public func skip(while shouldContinue: @escaping @Sendable (Value) -> Bool) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.skip(while: shouldContinue))
@@ -106,6 +127,12 @@ extension SignalProducer {
     /// interrupted meanwhile). Terminal events of this producer are forwarded at once, even before
     /// the trigger (E2, E4); an interruption of `trigger` before it fires interrupts the result.
     /// The trigger's start is stopped once it has opened the gate.
+    ///
+    /// - Parameter trigger: The producer started before this one on each start; its first value or
+    ///   completion opens the gate and stops it, and its interruption before that interrupts the
+    ///   result.
+    /// - Returns: A producer whose starts send the values sent after `trigger` fired, and this
+    ///   producer's terminal event whenever it comes.
     public func skip(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
             let gate = GateRunner(
@@ -122,6 +149,11 @@ extension SignalProducer {
 
     /// A producer that drops the values of each start until `trigger` sends a value or completes,
     /// then forwards them.
+    ///
+    /// - Parameter trigger: A signal, producer or property of `()`, used as a producer started
+    ///   before this one on each start; its first value or completion opens the gate.
+    /// - Returns: A producer whose starts send the values sent after `trigger` fired, and end as
+    ///   those of `skip(until:)` with a producer do.
     public func skip<Trigger: SignalProducerConvertible>(
         until trigger: Trigger
     ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {

@@ -26,6 +26,11 @@ extension Signal {
     ///
     /// The first value always passes. `isEquivalent` receives the preceding value (whether it was
     /// sent or dropped), then the new one.
+    ///
+    /// - Parameter isEquivalent: Called for each value after the first, with the value before it
+    ///   and the value itself; `true` drops the value.
+    /// - Returns: A signal of this signal's values without the repeats, ending when this signal
+    ///   ends.
     @inlinable
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal<Value, Error> {
         flatMapEventSharingTurn(Event.skipRepeats(isEquivalent))
@@ -34,6 +39,9 @@ extension Signal {
 
 extension Signal where Value: Equatable {
     /// A signal that drops each value equal to the value just before it.
+    ///
+    /// - Returns: A signal of this signal's values without the repeats, ending when this signal
+    ///   ends.
     @inlinable
     public func skipRepeats() -> Signal<Value, Error> {
         flatMapEventSharingTurn(Event.skipRepeats(==))
@@ -45,6 +53,11 @@ extension SignalProducer {
     ///
     /// The first value always passes. `isEquivalent` receives the preceding value (whether it was
     /// sent or dropped), then the new one.
+    ///
+    /// - Parameter isEquivalent: Called for each value of a start after its first, with the value
+    ///   before it and the value itself; `true` drops the value.
+    /// - Returns: A producer whose starts send the values without the repeats, and end when this
+    ///   producer's start ends.
     @inlinable
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.skipRepeats(isEquivalent))
@@ -53,6 +66,9 @@ extension SignalProducer {
 
 extension SignalProducer where Value: Equatable {
     /// A producer that drops each value equal to the value just before it.
+    ///
+    /// - Returns: A producer whose starts send the values without the repeats, and end when this
+    ///   producer's start ends.
     @inlinable
     public func skipRepeats() -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.skipRepeats(==))

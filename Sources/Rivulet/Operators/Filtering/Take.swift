@@ -85,6 +85,9 @@ extension Signal {
     /// With a `count` of zero the result has already completed, so observers see `interrupted`
     /// (S3), as in ReactiveSwift.
     ///
+    /// - Parameter count: How many values to forward; 0 or more.
+    /// - Returns: A signal of this signal's first `count` values that completes right after the
+    ///   last of them, or ends earlier with this signal; already completed when `count` is 0.
     /// - Precondition: `count` is not negative.
     @inlinable
     public func take(first count: Int) -> Signal<Value, Error> {
@@ -98,6 +101,9 @@ extension Signal {
     /// With a `count` of 0 it sends no value and completes when this signal completes
     /// (ReactiveSwift stops with a precondition failure there).
     ///
+    /// - Parameter count: How many of the latest values to keep; 0 or more.
+    /// - Returns: A signal that sends the kept values and completes when this signal completes, and
+    ///   fails or is interrupted at once when this signal does (E2, E4).
     /// - Precondition: `count` is not negative.
     @inlinable
     public func take(last count: Int) -> Signal<Value, Error> {
@@ -107,6 +113,10 @@ extension Signal {
 
     /// A signal that forwards values while `shouldContinue` holds, and completes at the first value
     /// for which it returns `false`, without sending that value.
+    ///
+    /// - Parameter shouldContinue: The test; called for each value until it returns `false`.
+    /// - Returns: A signal of the values before the first one that fails `shouldContinue`; it
+    ///   completes at that value, or ends earlier with this signal.
     @inlinable
     public func take(while shouldContinue: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
         flatMapEventSharingTurn(Event.take(while: shouldContinue, sendsLast: false))
@@ -114,6 +124,10 @@ extension Signal {
 
     /// A signal that forwards each value and completes right after the first one for which
     /// `shouldContinue` returns `false` (that value is sent too).
+    ///
+    /// - Parameter shouldContinue: The test; called for each value until it returns `false`.
+    /// - Returns: A signal of the values up to and including the first one that fails
+    ///   `shouldContinue`; it completes right after that value, or ends earlier with this signal.
     @inlinable
     public func take(until shouldContinue: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
         flatMapEventSharingTurn(Event.take(while: shouldContinue, sendsLast: true))
@@ -121,6 +135,11 @@ extension Signal {
 
     /// A signal that forwards this signal's events until `trigger` sends a value or completes, and
     /// then completes. An interruption of `trigger` is ignored.
+    ///
+    /// - Parameter trigger: The signal whose first value or completion completes the result; its
+    ///   interruption is ignored.
+    /// - Returns: A signal that forwards this signal's events until `trigger` fires, then
+    ///   completes.
     public func take(until trigger: Signal<(), Never>) -> Signal<Value, Error> {
         Signal { output, lifetime in
             let gate = GateRunner(
@@ -134,6 +153,10 @@ extension Signal {
     /// A signal that forwards this signal's events until `lifetime` ends, and then completes.
     ///
     /// If `lifetime` has already ended, the result has already completed.
+    ///
+    /// - Parameter lifetime: The lifetime whose end completes the result.
+    /// - Returns: A signal that forwards this signal's events until `lifetime` ends, then
+    ///   completes.
     public func take(during lifetime: Lifetime) -> Signal<Value, Error> {
         Signal { output, streamLifetime in
             let gate = GateRunner(
@@ -150,6 +173,12 @@ extension Signal {
     ///
     /// This signal's completion is not forwarded (the replacement is still to come); its failure
     /// and interruption are, at once.
+    ///
+    /// - Parameter replacement: The signal that takes over at its first event, whether a value or a
+    ///   terminal event.
+    /// - Returns: A signal of this signal's values until `replacement`'s first event, then of
+    ///   `replacement`'s events; it ends when `replacement` ends, or when this signal fails or is
+    ///   interrupted before that.
     public func take(untilReplacement replacement: Signal<Value, Error>) -> Signal<Value, Error> {
         Signal { output, lifetime in
             let gate = GateRunner(
@@ -169,6 +198,9 @@ extension SignalProducer {
     /// With a `count` of zero the result is interrupted at once without starting this producer,
     /// as in ReactiveSwift.
     ///
+    /// - Parameter count: How many values of each start to forward; 0 or more.
+    /// - Returns: A producer whose starts send the first `count` values and then complete, or end
+    ///   earlier with this producer's start; interrupted at once when `count` is 0.
     /// - Precondition: `count` is not negative.
     @inlinable
     public func take(first count: Int) -> SignalProducer<Value, Error> {
@@ -182,6 +214,9 @@ extension SignalProducer {
     /// With a `count` of 0 it sends no value and completes when the start completes
     /// (ReactiveSwift stops with a precondition failure there).
     ///
+    /// - Parameter count: How many of the latest values of each start to keep; 0 or more.
+    /// - Returns: A producer whose starts send the kept values and complete when this producer's
+    ///   start completes, and fail or are interrupted at once when it does (E2, E4).
     /// - Precondition: `count` is not negative.
     @inlinable
     public func take(last count: Int) -> SignalProducer<Value, Error> {
@@ -191,6 +226,12 @@ extension SignalProducer {
 
     /// A producer that forwards values while `shouldContinue` holds, and completes at the first
     /// value for which it returns `false`, without sending that value.
+    ///
+    /// - Parameter shouldContinue: The test; called for each value of a start until it returns
+    ///   `false`.
+    /// - Returns: A producer whose starts send the values before the first one that fails
+    ///   `shouldContinue`, completing at that value (which stops this producer's start) or ending
+    ///   earlier with it.
     @inlinable
     public func take(while shouldContinue: @escaping @Sendable (Value) -> Bool) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.take(while: shouldContinue, sendsLast: false))
@@ -198,6 +239,12 @@ extension SignalProducer {
 
     /// A producer that forwards each value and completes right after the first one for which
     /// `shouldContinue` returns `false` (that value is sent too).
+    ///
+    /// - Parameter shouldContinue: The test; called for each value of a start until it returns
+    ///   `false`.
+    /// - Returns: A producer whose starts send the values up to and including the first one that
+    ///   fails `shouldContinue`, completing right after it (which stops this producer's start) or
+    ///   ending earlier with it.
     @inlinable
     public func take(until shouldContinue: @escaping @Sendable (Value) -> Bool) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.take(while: shouldContinue, sendsLast: true))
@@ -208,6 +255,11 @@ extension SignalProducer {
     ///
     /// Each start starts `trigger` first, then this producer (not at all if the trigger has already
     /// fired). The result's end stops this producer's start, then the trigger's.
+    ///
+    /// - Parameter trigger: The producer started before this one on each start; its first value or
+    ///   completion completes the result, and its interruption is ignored.
+    /// - Returns: A producer whose starts forward this producer's events until `trigger` fires,
+    ///   then complete.
     public func take(until trigger: SignalProducer<(), Never>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
             let gate = GateRunner(
@@ -224,6 +276,11 @@ extension SignalProducer {
 
     /// A producer that forwards each start's events until `trigger` sends a value or completes, and
     /// then completes.
+    ///
+    /// - Parameter trigger: A signal, producer or property of `()`, used as a producer started
+    ///   before this one on each start; its first value or completion completes the result.
+    /// - Returns: A producer whose starts forward this producer's events until `trigger` fires,
+    ///   then complete.
     public func take<Trigger: SignalProducerConvertible>(
         until trigger: Trigger
     ) -> SignalProducer<Value, Error> where Trigger.Value == (), Trigger.Error == Never {
@@ -235,6 +292,10 @@ extension SignalProducer {
     /// If `lifetime` has already ended, a start is interrupted at once without starting this
     /// producer, as in ReactiveSwift (whose producer form observes the signal form's result, which
     /// has then already completed: S3).
+    ///
+    /// - Parameter lifetime: The lifetime whose end completes every start.
+    /// - Returns: A producer whose starts forward this producer's events until `lifetime` ends,
+    ///   then complete.
     public func take(during lifetime: Lifetime) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, streamLifetime in
             if lifetime.hasEnded {
@@ -257,6 +318,12 @@ extension SignalProducer {
     ///
     /// Each start starts `replacement` first, then this producer. This producer's completion is not
     /// forwarded; its failure and interruption are, at once.
+    ///
+    /// - Parameter replacement: The producer started before this one on each start; it takes over
+    ///   at its first event, whether a value or a terminal event.
+    /// - Returns: A producer whose starts send this producer's values until `replacement`'s first
+    ///   event, then `replacement`'s events; a start ends when `replacement`'s does, or when this
+    ///   producer's start fails or is interrupted before that.
     public func take(untilReplacement replacement: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
         SignalProducer.fused({ downstream, lifetime in
             let gate = GateRunner(
@@ -279,6 +346,11 @@ extension SignalProducer {
 
     /// A producer that forwards each start's values until `replacement` sends its first event,
     /// then forwards `replacement`'s events instead.
+    ///
+    /// - Parameter replacement: A signal, producer or property, used as a producer started before
+    ///   this one on each start; it takes over at its first event.
+    /// - Returns: A producer whose starts send this producer's values until `replacement`'s first
+    ///   event, then `replacement`'s events.
     public func take<Replacement: SignalProducerConvertible>(
         untilReplacement replacement: Replacement
     ) -> SignalProducer<Value, Error> where Replacement.Value == Value, Replacement.Error == Error {

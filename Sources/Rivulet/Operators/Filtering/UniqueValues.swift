@@ -26,6 +26,10 @@ extension Signal {
     ///
     /// Every identity is remembered until the signal ends, so memory grows with the number of
     /// distinct identities.
+    ///
+    /// - Parameter transform: The identity of a value; called once per value.
+    /// - Returns: A signal of this signal's values whose identity is new, ending when this signal
+    ///   ends.
     @inlinable
     public func uniqueValues<Identity: Hashable>(_ transform: @escaping @Sendable (Value) -> Identity) -> Signal<Value, Error> {
         flatMapEventSharingTurn(Event.uniqueValues(transform))
@@ -34,6 +38,8 @@ extension Signal {
 
 extension Signal where Value: Hashable {
     /// A signal of the values not sent before; every value is remembered until the signal ends.
+    ///
+    /// - Returns: A signal of this signal's values not sent before, ending when this signal ends.
     @inlinable
     public func uniqueValues() -> Signal<Value, Error> {
         flatMapEventSharingTurn(Event.uniqueValues { $0 })
@@ -46,6 +52,10 @@ extension SignalProducer {
     ///
     /// Every identity is remembered until the start ends, so memory grows with the number of
     /// distinct identities.
+    ///
+    /// - Parameter transform: The identity of a value; called once per value.
+    /// - Returns: A producer whose starts send the values whose identity is new in that start, and
+    ///   end when this producer's start ends.
     @inlinable
     public func uniqueValues<Identity: Hashable>(
         _ transform: @escaping @Sendable (Value) -> Identity
@@ -56,6 +66,9 @@ extension SignalProducer {
 
 extension SignalProducer where Value: Hashable {
     /// A producer of the values not sent before in this start.
+    ///
+    /// - Returns: A producer whose starts send the values not sent before in that start, and end
+    ///   when this producer's start ends.
     @inlinable
     public func uniqueValues() -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.uniqueValues { $0 })

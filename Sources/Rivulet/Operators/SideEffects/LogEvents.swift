@@ -44,6 +44,13 @@ public typealias EventLogger = (
 ) -> Void
 
 /// The logger `logEvents` uses by default: prints one line per event to standard output.
+///
+/// - Parameters:
+///   - identifier: The identifier passed to `logEvents`.
+///   - event: The event: its kind, followed by its value or error if it has one.
+///   - fileName: The file `logEvents` was called from.
+///   - functionName: The function `logEvents` was called from.
+///   - lineNumber: The line `logEvents` was called from.
 public func defaultEventLog(identifier: String, event: String, fileName: String, functionName: String, lineNumber: Int) {
     print("[\(identifier)] \(event) fileName: \(fileName), functionName: \(functionName), lineNumber: \(lineNumber)")
 }
@@ -86,6 +93,17 @@ extension Signal {
     ///
     /// By default every kind is logged and printed to standard output; pass `logger` to send the
     /// records elsewhere. The file, function and line default to the call site.
+    ///
+    /// - Parameters:
+    ///   - identifier: A name included in every record, to tell streams apart.
+    ///   - events: The kinds of events to log; every kind by default.
+    ///   - fileName: The file included in every record; the call site's by default.
+    ///   - functionName: The function included in every record; the call site's by default.
+    ///   - lineNumber: The line included in every record; the call site's by default.
+    ///   - logger: Records each logged event; called on the thread that sends the event (for
+    ///     `disposed`, the thread that ends the signal's lifetime).
+    /// - Returns: A signal of this signal's events, forwarded unchanged after they are logged, that
+    ///   ends when this signal ends.
     public func logEvents(
         identifier: String = "",
         events: Set<LoggingEvent.Signal> = LoggingEvent.Signal.allEvents,
@@ -108,6 +126,18 @@ extension SignalProducer {
     /// Besides the signal events, a start logs `starting` before its work starts and `started`
     /// after. By default every kind is logged and printed to standard output; pass `logger` to send
     /// the records elsewhere.
+    ///
+    /// - Parameters:
+    ///   - identifier: A name included in every record, to tell streams apart.
+    ///   - events: The kinds of events to log; every kind by default.
+    ///   - fileName: The file included in every record; the call site's by default.
+    ///   - functionName: The function included in every record; the call site's by default.
+    ///   - lineNumber: The line included in every record; the call site's by default.
+    ///   - logger: Records each logged event; called on the thread that sends the event (for
+    ///     `starting` and `started`, the thread that starts; for `disposed`, the thread that ends
+    ///     the start's lifetime).
+    /// - Returns: A producer whose starts forward this producer's events unchanged, after they are
+    ///   logged.
     public func logEvents(
         identifier: String = "",
         events: Set<LoggingEvent.SignalProducer> = LoggingEvent.SignalProducer.allEvents,

@@ -92,6 +92,17 @@ extension Signal {
     /// forwarded after its callbacks. `disposed` runs once, when the returned signal's lifetime
     /// ends (after the terminal event, or when it is disposed of). Callbacks run on the thread that
     /// sends the event.
+    ///
+    /// - Parameters:
+    ///   - event: Runs first for every event.
+    ///   - failed: Runs with the error of a failure.
+    ///   - completed: Runs on completion.
+    ///   - interrupted: Runs on interruption.
+    ///   - terminated: Runs after the callback of any terminal event.
+    ///   - disposed: Runs once, when the returned signal's lifetime ends.
+    ///   - value: Runs with each value.
+    /// - Returns: A signal of this signal's events, each forwarded unchanged after its callbacks,
+    ///   that ends when this signal ends.
     public func on(
         event: (@Sendable (Event) -> Void)? = nil,
         failed: (@Sendable (Error) -> Void)? = nil,
@@ -125,6 +136,20 @@ extension SignalProducer {
     /// see it there, when the scheduler runs it. If the start is disposed of while a callback runs
     /// on another thread, the `interrupted` callbacks and `disposed` run on that thread as soon as
     /// it is done with its event.
+    ///
+    /// - Parameters:
+    ///   - starting: Runs on each start, before this producer's work starts.
+    ///   - started: Runs on each start, right after the start of this producer's work returns.
+    ///   - event: Runs first for every event.
+    ///   - failed: Runs with the error of a failure.
+    ///   - completed: Runs on completion.
+    ///   - interrupted: Runs on interruption, including that of a start that ends before this
+    ///     producer sent a terminal event.
+    ///   - terminated: Runs after the callback of any terminal event.
+    ///   - disposed: Runs once per start, last, when the start's lifetime ends.
+    ///   - value: Runs with each value.
+    /// - Returns: A producer whose starts forward this producer's events unchanged, each after its
+    ///   callbacks.
     public func on(
         starting: (@Sendable () -> Void)? = nil,
         started: (@Sendable () -> Void)? = nil,

@@ -180,6 +180,11 @@ extension SignalProducer {
     /// The shared start runs until this producer ends, or until the returned producer and every
     /// one of its starts are gone: ending a single start does not stop it. `capacity` may be 0
     /// (replay only the terminal event) or `Int.max` (replay everything).
+    ///
+    /// - Parameter capacity: How many of the latest values are kept for later starts: 0 or more,
+    ///   or `Int.max` to keep every value.
+    /// - Returns: A producer whose starts share one start of this producer, each receiving the kept
+    ///   values (and the terminal event, if there was one) before the live events.
     /// - Precondition: `capacity` is 0 or more.
     public func replayLazily(upTo capacity: Int) -> SignalProducer<Value, Error> {
         precondition(capacity >= 0, "Rivulet: replayLazily(upTo:): capacity is \(capacity); it must be 0 or more")

@@ -111,6 +111,9 @@ extension Signal {
     ///   - skipEmpty: Whether a tick with no new value sends nothing (rather than `[]`).
     ///   - discardWhenCompleted: Whether completion drops the values gathered since the last tick
     ///     and completes at once (the default), or waits for the next tick, sends them, then completes.
+    /// - Returns: A signal of the arrays gathered between ticks, sent on `scheduler`; it ends, also
+    ///   on `scheduler`, when this signal ends, or at the next tick after its completion when
+    ///   `discardWhenCompleted` is `false`.
     /// - Precondition: `interval` is greater than 0 and not `.never`.
     public func collect(
         every interval: DispatchTimeInterval,
@@ -134,6 +137,9 @@ extension SignalProducer {
     ///   - skipEmpty: Whether a tick with no new value sends nothing (rather than `[]`).
     ///   - discardWhenCompleted: Whether completion drops the values gathered since the last tick
     ///     (the default), or waits for the next tick to send them before completing.
+    /// - Returns: A producer whose starts send the arrays gathered between ticks on `scheduler`,
+    ///   and end there when this producer's start ends, or at the next tick after its completion
+    ///   when `discardWhenCompleted` is `false`.
     /// - Precondition: `interval` is greater than 0 and not `.never`.
     public func collect(
         every interval: DispatchTimeInterval,

@@ -98,6 +98,8 @@ extension Signal {
     ///   - scheduler: Where and by whose clock the events are sent.
     ///   - discardWhenCompleted: Whether a value still waiting when this signal completes is
     ///     dropped (the default) or sent at the end of its quiet period, before the completion.
+    /// - Returns: A signal of the values followed by a quiet period of `interval` seconds, sent on
+    ///   `scheduler`; it ends, also on `scheduler`, when this signal ends.
     /// - Precondition: `interval` is 0 or more (not NaN).
     public func debounce(
         _ interval: TimeInterval,
@@ -117,6 +119,8 @@ extension SignalProducer {
     ///   - scheduler: Where and by whose clock the events are sent.
     ///   - discardWhenCompleted: Whether a value still waiting at completion is dropped (the
     ///     default) or sent at the end of its quiet period, before the completion.
+    /// - Returns: A producer whose starts send the values followed by a quiet period of `interval`
+    ///   seconds on `scheduler`, and end there when this producer's start ends.
     /// - Precondition: `interval` is 0 or more (not NaN).
     public func debounce(
         _ interval: TimeInterval,

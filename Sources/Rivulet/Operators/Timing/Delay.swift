@@ -90,6 +90,8 @@ extension Signal {
     /// - Parameters:
     ///   - interval: The delay in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
+    /// - Returns: A signal of this signal's events, all sent on `scheduler`: each value and the
+    ///   completion `interval` seconds after it arrived, a failure or interruption at once.
     /// - Precondition: `interval` is 0 or more (not NaN).
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Event.delay(interval, on: scheduler))
@@ -103,6 +105,8 @@ extension SignalProducer {
     /// - Parameters:
     ///   - interval: The delay in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
+    /// - Returns: A producer whose starts send this producer's events on `scheduler`: each value
+    ///   and the completion `interval` seconds after it arrived, a failure or interruption at once.
     /// - Precondition: `interval` is 0 or more (not NaN).
     public func delay(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error>
     where Value: Sendable {

@@ -296,8 +296,9 @@ extension Signal {
     /// ReactiveSwift; on other schedulers, only the order within each stream is kept. With
     /// `ImmediateScheduler` delivery stays synchronous.
     ///
-    /// - Parameters:
-    ///   - scheduler: Where the events are delivered.
+    /// - Parameter scheduler: Where the events are delivered.
+    /// - Returns: A signal of this signal's events, delivered by `scheduler` in the order they were
+    ///   sent.
     @inlinable
     public func observe(on scheduler: Scheduler) -> Signal<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Event.observe(on: scheduler))
@@ -308,8 +309,9 @@ extension SignalProducer {
     /// A producer whose events are delivered through `scheduler`, in order; see
     /// `Signal.observe(on:)`. The start itself is not moved: see `start(on:)` for that.
     ///
-    /// - Parameters:
-    ///   - scheduler: Where the events are delivered.
+    /// - Parameter scheduler: Where the events are delivered.
+    /// - Returns: A producer whose starts send this producer's events, delivered by `scheduler` in
+    ///   the order they were sent.
     @inlinable
     public func observe(on scheduler: Scheduler) -> SignalProducer<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Signal.Event.observe(on: scheduler))

@@ -15,6 +15,8 @@ extension SignalProducer {
     ///   - count: The number of retries; not negative (precondition). With 0 this is `self`.
     ///   - interval: The wait before each retry, in seconds; not negative (precondition).
     ///   - scheduler: The clock, and where retries start.
+    /// - Returns: A producer whose starts send the values of every attempt, and end with the first
+    ///   completion or interruption, or with the failure of the last attempt.
     /// - Precondition: `count` is 0 or more, and `interval` is 0 or more.
     public func retry(upTo count: Int, interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error>
     where Value: Sendable {

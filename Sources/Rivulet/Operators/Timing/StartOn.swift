@@ -10,8 +10,9 @@ extension SignalProducer {
     /// start of this producer runs on its own: what follows sees `interrupted` first, then this
     /// producer's start is disposed of (its own stages see the interruption after those below).
     ///
-    /// - Parameters:
-    ///   - scheduler: Where each start runs.
+    /// - Parameter scheduler: Where each start runs.
+    /// - Returns: A producer whose starts start this producer on `scheduler`, and forward its
+    ///   events.
     public func start(on scheduler: Scheduler) -> SignalProducer<Value, Error> where Value: Sendable {
         .fused({ downstream, lifetime in
             let (upstream, relay) = UpstreamLifetime.relaying(to: downstream, in: lifetime)

@@ -157,6 +157,8 @@ extension Signal {
     /// - Parameters:
     ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
+    /// - Returns: A signal of this signal's values, at most one per `interval` (the latest one
+    ///   received), sent on `scheduler`; it ends, also on `scheduler`, when this signal ends.
     /// - Precondition: `interval` is 0 or more (not NaN).
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> Signal<Value, Error> where Value: Sendable {
         flatMapTimeShifted(Event.throttle(interval, on: scheduler))
@@ -169,8 +171,10 @@ extension Signal {
     /// ends while `true`, values stay held back until this signal terminates.
     ///
     /// - Parameters:
-    ///   - shouldThrottle: The condition: a producer or signal of `Bool` (properties once they exist).
+    ///   - shouldThrottle: The condition: a signal, producer or property of `Bool`.
     ///   - scheduler: Where the events are sent.
+    /// - Returns: A signal of this signal's values not superseded while held back, with every event
+    ///   sent on `scheduler`; it ends when this signal ends.
     public func throttle<P: SignalProducerConvertible>(
         while shouldThrottle: P,
         on scheduler: Scheduler
@@ -186,6 +190,8 @@ extension SignalProducer {
     /// - Parameters:
     ///   - interval: The minimum time between two values, in seconds; not negative (precondition).
     ///   - scheduler: Where and by whose clock the events are sent.
+    /// - Returns: A producer whose starts send their values, at most one per `interval` (the latest
+    ///   one received), on `scheduler`, and end there when this producer's start ends.
     /// - Precondition: `interval` is 0 or more (not NaN).
     public func throttle(_ interval: TimeInterval, on scheduler: DateScheduler) -> SignalProducer<Value, Error>
     where Value: Sendable {
@@ -199,8 +205,10 @@ extension SignalProducer {
     /// producer's start, as in ReactiveSwift.
     ///
     /// - Parameters:
-    ///   - shouldThrottle: The condition: a producer or signal of `Bool` (properties once they exist).
+    ///   - shouldThrottle: The condition: a signal, producer or property of `Bool`.
     ///   - scheduler: Where the events are sent.
+    /// - Returns: A producer whose starts send their values not superseded while held back, with
+    ///   every event on `scheduler`, and end when this producer's start ends.
     public func throttle<P: SignalProducerConvertible>(
         while shouldThrottle: P,
         on scheduler: Scheduler

@@ -62,6 +62,8 @@ extension Signal {
     ///     is due at once: only a signal that terminates before the scheduler runs it escapes it.
     ///   - error: The error to fail with.
     ///   - scheduler: Where and by whose clock the failure is sent.
+    /// - Returns: A signal of this signal's events, forwarded as they come, that fails with `error`
+    ///   if this signal has not terminated in time.
     /// - Precondition: `interval` is 0 or more (not NaN).
     public func timeout(
         after interval: TimeInterval,
@@ -80,6 +82,8 @@ extension Signal where Error == Never {
     ///   - interval: The time allowed, in seconds; not negative (precondition).
     ///   - error: The error to fail with; the result's error type.
     ///   - scheduler: Where and by whose clock the failure is sent.
+    /// - Returns: A signal of this signal's events, forwarded as they come, that fails with `error`
+    ///   if this signal has not terminated in time.
     public func timeout<NewError>(
         after interval: TimeInterval,
         raising error: NewError,
@@ -97,6 +101,8 @@ extension SignalProducer {
     ///   - interval: The time allowed, in seconds; not negative (precondition).
     ///   - error: The error to fail with.
     ///   - scheduler: Where and by whose clock the failure is sent.
+    /// - Returns: A producer whose starts forward this producer's events as they come, and fail
+    ///   with `error` if this producer's start has not terminated in time.
     /// - Precondition: `interval` is 0 or more (not NaN).
     public func timeout(
         after interval: TimeInterval,
@@ -115,6 +121,8 @@ extension SignalProducer where Error == Never {
     ///   - interval: The time allowed, in seconds; not negative (precondition).
     ///   - error: The error to fail with; the result's error type.
     ///   - scheduler: Where and by whose clock the failure is sent.
+    /// - Returns: A producer whose starts forward this producer's events as they come, and fail
+    ///   with `error` if this producer's start has not terminated in time.
     public func timeout<NewError>(
         after interval: TimeInterval,
         raising error: NewError,

@@ -43,6 +43,11 @@ extension Signal.Event where Error == Never {
 extension Signal {
     /// A signal that runs `action` on each value and forwards the value if it succeeds, or fails
     /// with its error at once.
+    ///
+    /// - Parameter action: The check; called once per value until it returns a `failure`, whose
+    ///   error fails the result.
+    /// - Returns: A signal of this signal's values that fails at the first failure of `action`, and
+    ///   otherwise ends when this signal ends.
     @inlinable
     public func attempt(_ action: @escaping @Sendable (Value) -> Result<(), Error>) -> Signal<Value, Error> {
         flatMapEventSharingTurn(Event.attemptMapValues { value in action(value).map { value } })
@@ -50,6 +55,11 @@ extension Signal {
 
     /// A signal of each value transformed by `transform`, which may fail: the first failure ends
     /// the signal at once with that error.
+    ///
+    /// - Parameter transform: The transform; called once per value until it returns a `failure`,
+    ///   whose error fails the result.
+    /// - Returns: A signal of the successful results that fails at the first failure of
+    ///   `transform`, and otherwise ends when this signal ends.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping @Sendable (Value) -> Result<U, Error>) -> Signal<U, Error> {
         flatMapEventSharingTurn(Event.attemptMapValues(transform))
@@ -59,6 +69,11 @@ extension Signal {
 extension Signal where Error == Swift.Error {
     /// A signal that runs the throwing `action` on each value and forwards the value if it does
     /// not throw; the first error thrown ends the signal at once.
+    ///
+    /// - Parameter action: The check; called once per value until it throws, and the error it
+    ///   throws fails the result.
+    /// - Returns: A signal of this signal's values that fails with the first error `action` throws,
+    ///   and otherwise ends when this signal ends.
     @inlinable
     public func attempt(_ action: @escaping @Sendable (Value) throws -> Void) -> Signal<Value, Swift.Error> {
         flatMapEventSharingTurn(
@@ -71,6 +86,11 @@ extension Signal where Error == Swift.Error {
 
     /// A signal of each value transformed by the throwing `transform`; the first error thrown ends
     /// the signal at once.
+    ///
+    /// - Parameter transform: The transform; called once per value until it throws, and the error
+    ///   it throws fails the result.
+    /// - Returns: A signal of the transformed values that fails with the first error `transform`
+    ///   throws, and otherwise ends when this signal ends.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping @Sendable (Value) throws -> U) -> Signal<U, Swift.Error> {
         flatMapEventSharingTurn(Event.attemptMapValues { value in Result { try transform(value) } })
@@ -81,6 +101,11 @@ extension Signal where Error == Never {
     /// A signal that runs the throwing `action` on each value and forwards the value if it does
     /// not throw; the first error thrown ends the signal at once. The signal could not fail
     /// before, so its error type becomes `Swift.Error`.
+    ///
+    /// - Parameter action: The check; called once per value until it throws, and the error it
+    ///   throws fails the result.
+    /// - Returns: A signal of this signal's values that fails with the first error `action` throws,
+    ///   and otherwise ends when this signal ends.
     @inlinable
     public func attempt(_ action: @escaping @Sendable (Value) throws -> Void) -> Signal<Value, Swift.Error> {
         flatMapEventSharingTurn(
@@ -94,6 +119,11 @@ extension Signal where Error == Never {
     /// A signal of each value transformed by the throwing `transform`; the first error thrown ends
     /// the signal at once. The signal could not fail before, so its error type becomes
     /// `Swift.Error`.
+    ///
+    /// - Parameter transform: The transform; called once per value until it throws, and the error
+    ///   it throws fails the result.
+    /// - Returns: A signal of the transformed values that fails with the first error `transform`
+    ///   throws, and otherwise ends when this signal ends.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping @Sendable (Value) throws -> U) -> Signal<U, Swift.Error> {
         flatMapEventSharingTurn(Event.promotingAttemptMap { value in Result { try transform(value) } })
@@ -103,6 +133,11 @@ extension Signal where Error == Never {
 extension SignalProducer {
     /// A producer that runs `action` on each value and forwards the value if it succeeds, or
     /// fails with its error at once.
+    ///
+    /// - Parameter action: The check; called once per value of a start until it returns a
+    ///   `failure`, whose error fails the start.
+    /// - Returns: A producer whose starts send the values and fail at the first failure of
+    ///   `action`, or otherwise end when this producer's start ends.
     @inlinable
     public func attempt(_ action: @escaping @Sendable (Value) -> Result<(), Error>) -> SignalProducer<Value, Error> {
         flatMapEvent(Signal.Event.attemptMapValues { value in action(value).map { value } })
@@ -110,6 +145,11 @@ extension SignalProducer {
 
     /// A producer of each value transformed by `transform`, which may fail: the first failure
     /// ends the start at once with that error.
+    ///
+    /// - Parameter transform: The transform; called once per value of a start until it returns a
+    ///   `failure`, whose error fails the start.
+    /// - Returns: A producer whose starts send the successful results and fail at the first failure
+    ///   of `transform`, or otherwise end when this producer's start ends.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping @Sendable (Value) -> Result<U, Error>) -> SignalProducer<U, Error> {
         flatMapEvent(Signal.Event.attemptMapValues(transform))
@@ -119,6 +159,11 @@ extension SignalProducer {
 extension SignalProducer where Error == Swift.Error {
     /// A producer that runs the throwing `action` on each value and forwards the value if it
     /// does not throw; the first error thrown ends the start at once.
+    ///
+    /// - Parameter action: The check; called once per value of a start until it throws, and the
+    ///   error it throws fails the start.
+    /// - Returns: A producer whose starts send the values and fail with the first error `action`
+    ///   throws, or otherwise end when this producer's start ends.
     @inlinable
     public func attempt(_ action: @escaping @Sendable (Value) throws -> Void) -> SignalProducer<Value, Swift.Error> {
         flatMapEvent(
@@ -131,6 +176,11 @@ extension SignalProducer where Error == Swift.Error {
 
     /// A producer of each value transformed by the throwing `transform`; the first error thrown
     /// ends the start at once.
+    ///
+    /// - Parameter transform: The transform; called once per value of a start until it throws, and
+    ///   the error it throws fails the start.
+    /// - Returns: A producer whose starts send the transformed values and fail with the first error
+    ///   `transform` throws, or otherwise end when this producer's start ends.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping @Sendable (Value) throws -> U) -> SignalProducer<U, Swift.Error> {
         flatMapEvent(Signal.Event.attemptMapValues { value in Result { try transform(value) } })
@@ -141,6 +191,11 @@ extension SignalProducer where Error == Never {
     /// A producer that runs the throwing `action` on each value and forwards the value if it
     /// does not throw; the first error thrown ends the start at once. The error type becomes
     /// `Swift.Error`.
+    ///
+    /// - Parameter action: The check; called once per value of a start until it throws, and the
+    ///   error it throws fails the start.
+    /// - Returns: A producer whose starts send the values and fail with the first error `action`
+    ///   throws, or otherwise end when this producer's start ends.
     @inlinable
     public func attempt(_ action: @escaping @Sendable (Value) throws -> Void) -> SignalProducer<Value, Swift.Error> {
         flatMapEvent(
@@ -153,6 +208,11 @@ extension SignalProducer where Error == Never {
 
     /// A producer of each value transformed by the throwing `transform`; the first error thrown
     /// ends the start at once. The error type becomes `Swift.Error`.
+    ///
+    /// - Parameter transform: The transform; called once per value of a start until it throws, and
+    ///   the error it throws fails the start.
+    /// - Returns: A producer whose starts send the transformed values and fail with the first error
+    ///   `transform` throws, or otherwise end when this producer's start ends.
     @inlinable
     public func attemptMap<U>(_ transform: @escaping @Sendable (Value) throws -> U) -> SignalProducer<U, Swift.Error> {
         flatMapEvent(Signal.Event.promotingAttemptMap { value in Result { try transform(value) } })

@@ -23,6 +23,9 @@ extension Signal.Event where Value: Sequence {
 
 extension Signal where Value: Sequence {
     /// A signal that sends the elements of each sequence value in order, one value per element.
+    ///
+    /// - Returns: A signal of the elements of every sequence, in order, ending when this signal
+    ///   ends.
     @inlinable
     public func flatten() -> Signal<Value.Element, Error> {
         flatMapEventSharingTurn(Event.flattenSequences())
@@ -31,6 +34,9 @@ extension Signal where Value: Sequence {
 
 extension SignalProducer where Value: Sequence {
     /// A producer that sends the elements of each sequence value in order, one value per element.
+    ///
+    /// - Returns: A producer whose starts send the elements of every sequence, in order, and end
+    ///   when this producer's start ends.
     @inlinable
     public func flatten() -> SignalProducer<Value.Element, Error> {
         flatMapEvent(Signal.Event.flattenSequences())

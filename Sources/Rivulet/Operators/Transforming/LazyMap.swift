@@ -108,6 +108,8 @@ extension Signal {
     /// - Parameters:
     ///   - scheduler: Where the transform runs and the events are delivered.
     ///   - transform: The transform; it runs on `scheduler`, hence `@Sendable`.
+    /// - Returns: A signal of the transformed values, delivered on `scheduler`; it ends, also on
+    ///   `scheduler`, when this signal ends.
     public func lazyMap<U>(on scheduler: Scheduler, transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error>
     where Value: Sendable {
         flatMapTimeShifted(Event.lazyMap(on: scheduler, transform: transform))
@@ -121,6 +123,8 @@ extension SignalProducer {
     /// - Parameters:
     ///   - scheduler: Where the transform runs and the events are delivered.
     ///   - transform: The transform; it runs on `scheduler`, hence `@Sendable`.
+    /// - Returns: A producer whose starts send the transformed values on `scheduler`, and end, also
+    ///   on `scheduler`, when this producer's start ends.
     public func lazyMap<U>(
         on scheduler: Scheduler,
         transform: @escaping @Sendable (Value) -> U

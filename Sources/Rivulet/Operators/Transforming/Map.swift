@@ -27,6 +27,9 @@ extension Signal.Event {
 
 extension Signal {
     /// A signal of each value transformed by `transform`.
+    ///
+    /// - Parameter transform: The transform; called once per value, on the thread that delivers it.
+    /// - Returns: A signal of the transformed values, ending when this signal ends.
     @inlinable
     public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Error> {
         // Written out rather than through `Event.mapValues` (the producer's stage): sending into
@@ -44,6 +47,10 @@ extension Signal {
     }
 
     /// A signal that sends `value` in place of each value of this signal.
+    ///
+    /// - Parameter value: The value sent in place of each value.
+    /// - Returns: A signal that sends `value` once per value of this signal, ending when this
+    ///   signal ends.
     @inlinable
     @_disfavoredOverload
     public func map<U>(value: U) -> Signal<U, Error> {
@@ -53,6 +60,9 @@ extension Signal {
     }
 
     /// A signal of the property at `keyPath` of each value.
+    ///
+    /// - Parameter keyPath: The key path read from each value.
+    /// - Returns: A signal of the values at `keyPath`, ending when this signal ends.
     @inlinable
     public func map<U>(_ keyPath: KeyPath<Value, U>) -> Signal<U, Error> {
         flatMapEventSharingTurn(Event.mapValues { $0[keyPath: keyPath] })
@@ -61,12 +71,20 @@ extension Signal {
 
 extension SignalProducer {
     /// A producer of each value transformed by `transform`.
+    ///
+    /// - Parameter transform: The transform; called once per value, on the thread that delivers it.
+    /// - Returns: A producer whose starts send the transformed values, and end when this producer's
+    ///   start ends.
     @inlinable
     public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> SignalProducer<U, Error> {
         flatMapEvent(Signal.Event.mapValues(transform))
     }
 
     /// A producer that sends `value` in place of each value of this producer.
+    ///
+    /// - Parameter value: The value sent in place of each value.
+    /// - Returns: A producer whose starts send `value` once per value, and end when this producer's
+    ///   start ends.
     @inlinable
     @_disfavoredOverload
     public func map<U>(value: U) -> SignalProducer<U, Error> {
@@ -76,6 +94,10 @@ extension SignalProducer {
     }
 
     /// A producer of the property at `keyPath` of each value.
+    ///
+    /// - Parameter keyPath: The key path read from each value.
+    /// - Returns: A producer whose starts send the values at `keyPath`, and end when this
+    ///   producer's start ends.
     @inlinable
     public func map<U>(_ keyPath: KeyPath<Value, U>) -> SignalProducer<U, Error> {
         flatMapEvent(Signal.Event.mapValues { $0[keyPath: keyPath] })

@@ -86,6 +86,9 @@ extension Signal.Event where Error == Never {
 extension Signal {
     /// A signal that carries each of this signal's events as a value, so that failure and
     /// termination can be handled like data. It never fails.
+    ///
+    /// - Returns: A signal of this signal's events as values; after the value of a terminal event
+    ///   it completes, or is interrupted if that event was an interruption.
     @inlinable
     public func materialize() -> Signal<Event, Never> {
         flatMapEventSharingTurn(Event.materializeEvents())
@@ -93,6 +96,9 @@ extension Signal {
 
     /// A signal that carries each value as `success` and a failure as a `failure` value, then
     /// completes. It never fails.
+    ///
+    /// - Returns: A signal of results that completes after the `failure` value or when this signal
+    ///   completes, and is interrupted when this signal is.
     @inlinable
     public func materializeResults() -> Signal<Result<Value, Error>, Never> {
         flatMapEventSharingTurn(Event.materializeResultValues())
@@ -102,6 +108,9 @@ extension Signal {
 extension Signal where Error == Never {
     /// The inverse of `materialize()`: a signal whose events are the events this signal carries
     /// as values.
+    ///
+    /// - Returns: A signal of the carried events: it ends with the first carried terminal event, or
+    ///   when this signal ends.
     @inlinable
     public func dematerialize() -> Signal<Value.Value, Value.Error> where Value: EventProtocol {
         flatMapEventSharingTurn(Event.dematerializeEvents())
@@ -109,6 +118,9 @@ extension Signal where Error == Never {
 
     /// The inverse of `materializeResults()`: a signal that sends each `success` and fails with
     /// the first `failure`.
+    ///
+    /// - Returns: A signal of the `success` values that fails with the first `failure`, or ends
+    ///   when this signal ends.
     @inlinable
     public func dematerializeResults<U, F>() -> Signal<U, F> where Value == Result<U, F> {
         flatMapEventSharingTurn(Event.dematerializeResultValues())
@@ -118,6 +130,9 @@ extension Signal where Error == Never {
 extension SignalProducer {
     /// A producer that carries each event of this producer as a value, so that failure and
     /// termination can be handled like data. It never fails.
+    ///
+    /// - Returns: A producer whose starts send the events as values; after the value of a terminal
+    ///   event a start completes, or is interrupted if that event was an interruption.
     @inlinable
     public func materialize() -> SignalProducer<Signal<Value, Error>.Event, Never> {
         flatMapEvent(Signal.Event.materializeEvents())
@@ -125,6 +140,9 @@ extension SignalProducer {
 
     /// A producer that carries each value as `success` and a failure as a `failure` value, then
     /// completes. It never fails.
+    ///
+    /// - Returns: A producer whose starts send results; a start completes after the `failure` value
+    ///   or when this producer's start completes, and is interrupted when it is.
     @inlinable
     public func materializeResults() -> SignalProducer<Result<Value, Error>, Never> {
         flatMapEvent(Signal.Event.materializeResultValues())
@@ -134,6 +152,9 @@ extension SignalProducer {
 extension SignalProducer where Error == Never {
     /// The inverse of `materialize()`: a producer whose events are the events this producer
     /// carries as values.
+    ///
+    /// - Returns: A producer whose starts send the carried events: a start ends with the first
+    ///   carried terminal event, or when this producer's start ends.
     @inlinable
     public func dematerialize() -> SignalProducer<Value.Value, Value.Error> where Value: EventProtocol {
         flatMapEvent(Signal.Event.dematerializeEvents())
@@ -141,6 +162,9 @@ extension SignalProducer where Error == Never {
 
     /// The inverse of `materializeResults()`: a producer that sends each `success` and fails
     /// with the first `failure`.
+    ///
+    /// - Returns: A producer whose starts send the `success` values and fail with the first
+    ///   `failure`, or end when this producer's start ends.
     @inlinable
     public func dematerializeResults<U, F>() -> SignalProducer<U, F> where Value == Result<U, F> {
         flatMapEvent(Signal.Event.dematerializeResultValues())
