@@ -13,6 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 output=${1:-.build/documentation}
 
+# dump-symbol-graph extracts the graphs of every module of the package, the test modules too, so
+# those must be built; after CI's build (the same flags) this builds nothing.
+swift build --build-tests -Xswiftc -warnings-as-errors >/dev/null
 swift package -Xswiftc -warnings-as-errors dump-symbol-graph --skip-synthesized-members --skip-inherited-docs --minimum-access-level public --emit-extension-block-symbols >/dev/null
 graphs=$(dirname "$(ls -d .build/*/symbolgraph/Rivulet.symbols.json)")
 
