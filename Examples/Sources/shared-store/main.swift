@@ -13,7 +13,6 @@ import Rivulet
 
 let writers = 4
 let writesPerWriter = 1_000
-let visits = 200
 let store = SharedStore<String, Int>()
 let keys = (0..<writers).map { "writer \($0)" }
 
@@ -33,7 +32,8 @@ let storeReader = store.entries.producer.startWithValues { entries in
     if sum != entries["total"] ?? 0 { tornStates.modify { $0 += 1 } }
 }
 
-// The writers, and the thread whose readers come and go.
+// The writers, and the thread whose readers come and go until the writers are done.
+let writersDone = Atomic(0)
 let visitsOutOfOrder = Atomic(0)
 DispatchQueue.concurrentPerform(iterations: writers + 1) { thread in
     if thread < writers {
@@ -43,18 +43,21 @@ DispatchQueue.concurrentPerform(iterations: writers + 1) { thread in
                 entries["total", default: 0] += 1
             }
         }
-    } else {
-        for visit in 0..<visits {
-            let seen = Atomic<[Int]>([])
-            let reader = store.value(forKey: keys[visit % writers]).producer.startWithValues { value in
-                seen.modify { $0.append(value ?? 0) }
-            }
-            reader.dispose() // leave: nothing is delivered to this reader after this
-            let values = seen.value
-            let increasing = zip(values, values.dropFirst()).allSatisfy { $0 < $1 }
-            if !increasing { visitsOutOfOrder.modify { $0 += 1 } }
-        }
+        writersDone.modify { $0 += 1 }
+        return
     }
+    var visit = 0
+    repeat {
+        let seen = Atomic<[Int]>([])
+        let reader = store.value(forKey: keys[visit % writers]).producer.startWithValues { value in
+            seen.modify { $0.append(value ?? 0) }
+        }
+        reader.dispose() // leave: nothing is delivered to this reader after this
+        let values = seen.value
+        let increasing = zip(values, values.dropFirst()).allSatisfy { $0 < $1 }
+        if !increasing { visitsOutOfOrder.modify { $0 += 1 } }
+        visit += 1
+    } while writersDone.value < writers
 }
 
 for (key, log) in zip(keys, logs) {
@@ -64,7 +67,7 @@ for (key, log) in zip(keys, logs) {
 }
 print("total: \(store["total"] ?? 0)")
 print("whole-store reader: \(statesSeen.value) states, \(tornStates.value) torn")
-print("\(visits) readers joined and left during the writes, \(visitsOutOfOrder.value) saw values out of order")
+print("readers that joined and left during the writes and saw values out of order: \(visitsOutOfOrder.value)")
 
 keyReaders.forEach { $0.dispose() }
 storeReader.dispose()

@@ -74,8 +74,8 @@ import Testing
                 writersDone.modify { $0 += 1 }
                 return
             }
-            // A reader joins and leaves at once, until the writers are done: the first
-            // value it sees is never older than the one read before it joined, and the values only grow.
+            // Readers join and leave, one after another, until the writers are done: the first value
+            // each sees is never older than the one read before it joined, and the values only grow.
             var visit = 0
             while writersDone.value < writers || visit < 10 {
                 let key = keys[(thread + visit) % writers]
@@ -99,7 +99,9 @@ import Testing
 
         let everyValue: [Int?] = [nil] + (1...writesPerWriter).map { $0 }
         for (key, log) in zip(keys, logs) {
-            #expect(log.value == everyValue, "the reader of \(key)")
+            // Compared first, so that a failure prints a count rather than 500 values.
+            let sawEveryValueInOrder = log.value == everyValue
+            #expect(sawEveryValueInOrder, "the reader of \(key) saw \(log.value.count) values")
             #expect(store[key] == writesPerWriter)
         }
         #expect(store["total"] == writers * writesPerWriter)
