@@ -22,7 +22,8 @@ LETTERS = "BCDEFGHIJK"
 
 class Operator:
     def __init__(self, name, machine, file_doc, with_doc, signal_summary, producer_summary,
-                 signal_array_doc, producer_array_doc):
+                 signal_array_doc, producer_array_doc, element_role, rest_role, with_returns,
+                 tuple_returns, array_returns):
         self.name = name
         self.machine = machine
         self.file_doc = file_doc
@@ -31,6 +32,17 @@ class Operator:
         self.producer_summary = producer_summary
         self.signal_array_doc = signal_array_doc
         self.producer_array_doc = producer_array_doc
+        # What an input contributes to a combination, after "The first signal, ": "{tuple}" and
+        # "{ordinal}" are filled in.
+        self.element_role = element_role
+        # What the inputs of a parameter pack contribute, after "The signals after the eleventh, in
+        # order: ".
+        self.rest_role = rest_role
+        # The `- Returns:` texts; "{stream}" is "signal" or "producer", "{inputs}" "signals" or
+        # "producers".
+        self.with_returns = with_returns
+        self.tuple_returns = tuple_returns
+        self.array_returns = array_returns
 
 
 OPERATORS = [
@@ -54,6 +66,16 @@ OPERATORS = [
         "does. Each start starts them in order.",
         signal_array_doc="A stream of arrays of the latest values of the given signals, in their order.",
         producer_array_doc="A stream of arrays of the latest values of the given producers, in their order.",
+        element_role="whose latest value is each {tuple}'s {ordinal} element.",
+        rest_role="their latest values follow in each tuple.",
+        with_returns="A {stream} of pairs; it completes when both inputs have completed, and fails or "
+        "is interrupted as soon as either does.",
+        tuple_returns="A {stream} of tuples of the latest values, in parameter order, sent once every "
+        "input has sent a value; it completes when every input has completed, and fails or is "
+        "interrupted as soon as any does.",
+        array_returns="A {stream} of arrays with one latest value per input, in sequence order, sent "
+        "once every input has sent a value; it completes when every input has completed, and fails "
+        "or is interrupted as soon as any does.",
     ),
     Operator(
         name="zip",
@@ -74,6 +96,16 @@ OPERATORS = [
         "does. Each start starts them in order.",
         signal_array_doc="A stream of arrays of the values of the given signals, matched by position.",
         producer_array_doc="A stream of arrays of the values of the given producers, matched by position.",
+        element_role="whose n-th value is the n-th {tuple}'s {ordinal} element.",
+        rest_role="their n-th values follow in the n-th tuple.",
+        with_returns="A {stream} of pairs; it completes as soon as a completed input has no unpaired "
+        "value left, and fails or is interrupted as soon as either input does.",
+        tuple_returns="A {stream} of tuples of the inputs' n-th values, in parameter order; it completes "
+        "as soon as a completed input has no unmatched value left, and fails or is interrupted as "
+        "soon as any input does.",
+        array_returns="A {stream} of arrays of the inputs' n-th values, in sequence order; it completes "
+        "as soon as a completed input has no unmatched value left, and fails or is interrupted as "
+        "soon as any input does.",
     ),
 ]
 
@@ -89,6 +121,40 @@ def doc(text, indent="    "):
                                initial_indent=indent + "/// ", subsequent_indent=indent + "/// ",
                                break_on_hyphens=False)
     return lines
+
+
+ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+            "tenth", "eleventh"]
+
+
+def fields(parameters, returns, indent="    "):
+    """The `- Parameter`/`- Parameters:` and `- Returns:` fields of a doc comment, after a blank
+    comment line: `parameters` is a list of (name, text); continuation lines are indented by two
+    spaces past the dash of their field."""
+    width = WIDTH
+    lines = [indent + "///"]
+
+    def field(head, text, depth):
+        lines.extend(textwrap.wrap(head + text, width, initial_indent=indent + "/// " + " " * depth,
+                                   subsequent_indent=indent + "/// " + " " * (depth + 2),
+                                   break_on_hyphens=False))
+
+    if len(parameters) == 1:
+        name, text = parameters[0]
+        field(f"- Parameter {name}: ", text, 0)
+    elif parameters:
+        lines.append(indent + "/// - Parameters:")
+        for name, text in parameters:
+            field(f"- {name}: ", text, 2)
+    field("- Returns: ", returns, 0)
+    return lines
+
+
+def element_parameters(op, names, noun, tuple_name="tuple"):
+    """The (name, text) of each input of a fixed-arity form, the n-th named after the n-th ordinal."""
+    return [(name, f"The {ORDINALS[index]} {noun}, "
+             + op.element_role.format(tuple=tuple_name, ordinal=ORDINALS[index]))
+            for index, name in enumerate(names)]
 
 
 def wrapped_list(items, indent, prefix="", suffix="", width=WIDTH):
@@ -118,6 +184,8 @@ def signal_family(op):
     out = []
     signal_paragraphs, _ = op.with_doc
     out += doc(signal_paragraphs)
+    out += fields([("other", "The other signal, " + op.element_role.format(tuple="pair", ordinal="second"))],
+                  op.with_returns.format(stream="signal"))
     out += [
         "    @inlinable",
         f"    public func {op.name}<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {{",
@@ -128,11 +196,12 @@ def signal_family(op):
         letters = LETTERS[: arity - 1]
         params = ["_ a: Signal<Value, Error>"] + [f"_ {l.lower()}: Signal<{l}, Error>" for l in letters]
         out.append("")
+        names = ["a"] + [l.lower() for l in letters]
         out += doc(op.signal_summary)
+        out += fields(element_parameters(op, names, "signal"), op.tuple_returns.format(stream="signal"))
         out.append("    @inlinable")
         out += wrapped_list(params, "    ", prefix=f"public static func {op.name}<{', '.join(letters)}>(",
                             suffix=f") -> Signal<({', '.join(['Value'] + list(letters))}), Error> {{")
-        names = ["a"] + [l.lower() for l in letters]
         if arity == 2:
             out.append(f"        .combiningPair({op.machine}<PairElement<Value, B>>.self, a, b)")
         else:
@@ -147,6 +216,10 @@ def signal_family(op):
     out += doc(op.signal_summary + " Takes eleven signals or more (a parameter pack): the fixed-arity "
                "forms end at ten, and starting the pack at eleven keeps calls with fewer inputs "
                "unambiguous.")
+    names = ["a"] + [l.lower() for l in letters]
+    out += fields(element_parameters(op, names, "signal")
+                  + [("rest", "The signals after the eleventh, in order: " + op.rest_role)],
+                  op.tuple_returns.format(stream="signal"))
     out.append("    @inlinable")
     out += wrapped_list(params, "    ", prefix=f"public static func {op.name}<{', '.join(letters)}, each L>(",
                         suffix=f") -> Signal<(Value, {', '.join(letters)}, repeat each L), Error> {{")
@@ -155,6 +228,9 @@ def signal_family(op):
     out.append("    }")
     out.append("")
     out += doc(op.signal_array_doc + " With no signal, the result has already completed.")
+    out += fields([("signals", "The signals to combine, read once by this call; their order is "
+                    "the order of each array's elements.")],
+                  op.array_returns.format(stream="signal"))
     out += [
         f"    public static func {op.name}<S: Sequence>(_ signals: S) -> Signal<[Value], Error>",
         "    where S.Element == Signal<Value, Error> {",
@@ -168,6 +244,8 @@ def producer_family(op):
     out = []
     _, producer_with = op.with_doc
     out += doc(producer_with)
+    out += fields([("other", "The other producer, " + op.element_role.format(tuple="pair", ordinal="second"))],
+                  op.with_returns.format(stream="producer"))
     out += [
         "    @inlinable",
         f"    public func {op.name}<U>(",
@@ -178,6 +256,8 @@ def producer_family(op):
         "",
     ]
     out += doc(producer_with)
+    out += fields([("other", "The other producer, " + op.element_role.format(tuple="pair", ordinal="second"))],
+                  op.with_returns.format(stream="producer"))
     out += [
         "    @inlinable",
         f"    public func {op.name}<Other: SignalProducerConvertible>(",
@@ -192,6 +272,7 @@ def producer_family(op):
         names = [l.lower() for l in letters]
         out.append("")
         out += doc(op.producer_summary)
+        out += fields(element_parameters(op, names, "producer"), op.tuple_returns.format(stream="producer"))
         out.append("    @inlinable")
         out.append(f"    public static func {op.name}<")
         out += wrapped_list([f"{l}: SignalProducerConvertible" for l in letters], "        ")
@@ -225,6 +306,10 @@ def producer_family(op):
                "fixed-arity forms end at ten, and starting the pack at eleven keeps calls with fewer "
                "inputs unambiguous. The inputs must be producers (Swift cannot yet constrain the error "
                "type of a pack of convertibles).")
+    names = ["a"] + [l.lower() for l in letters]
+    out += fields(element_parameters(op, names, "producer")
+                  + [("rest", "The producers after the eleventh, in order: " + op.rest_role)],
+                  op.tuple_returns.format(stream="producer"))
     out.append("    @inlinable")
     out += wrapped_list(params, "    ", prefix=f"public static func {op.name}<{', '.join(letters)}, each L>(",
                         suffix=f") -> SignalProducer<(Value, {', '.join(letters)}, repeat each L), Error> {{")
@@ -234,6 +319,9 @@ def producer_family(op):
     out.append("")
     out += doc(op.producer_array_doc + " Each start reads `producers` afresh and starts them in order; "
                "with no producer, it completes at once.")
+    out += fields([("producers", "The producers to combine, read again at each start; their order is the "
+                    "order of each array's elements.")],
+                  op.array_returns.format(stream="producer"))
     out += [
         f"    public static func {op.name}<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>",
         "    where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {",
@@ -243,6 +331,10 @@ def producer_family(op):
     ]
     out += doc(op.producer_array_doc + " Each start reads `producers` afresh and starts them in order; "
                "with no producer, it sends `emptySentinel`, then completes.")
+    out += fields([("producers", "The producers to combine, read again at each start; their order is the "
+                    "order of each array's elements."),
+                   ("emptySentinel", "The array to send when `producers` is empty.")],
+                  op.array_returns.format(stream="producer"))
     out += [
         f"    public static func {op.name}<S: Sequence>(",
         "        _ producers: S,",

@@ -158,6 +158,9 @@ extension SignalProducer {
     ///
     /// Like every blocking form, never call it on the thread (or queue) that the producer needs in
     /// order to send; in async code use `awaitFirst()`, which does not hold a thread.
+    ///
+    /// - Returns: `success` with the first value, `failure` if the producer fails before sending
+    ///   one, or `nil` if it completes or is interrupted without a value.
     public func first() -> Result<Value, Error>? {
         blockingOutcome(.first).result
     }
@@ -165,18 +168,27 @@ extension SignalProducer {
     /// Starts the producer and blocks until it ends: `success` with its only value, `nil` if it
     /// sends no value or more than one (the start is stopped at the second), `failure` if it
     /// fails first.
+    ///
+    /// - Returns: `success` with the only value, `nil` if the producer sends none or more than one,
+    ///   or `failure` if it fails before a second value.
     public func single() -> Result<Value, Error>? {
         blockingOutcome(.single).result
     }
 
     /// Starts the producer and blocks until it ends: `success` with its last value, `failure` if
     /// it fails, `nil` if it completes without a value or is interrupted.
+    ///
+    /// - Returns: `success` with the last value, `failure` if the producer fails, or `nil` if it
+    ///   completes without a value or is interrupted.
     public func last() -> Result<Value, Error>? {
         blockingOutcome(.last).result
     }
 
     /// Starts the producer and blocks until it ends: `failure` if it fails, otherwise `success`
     /// (also when it is interrupted). Values are ignored.
+    ///
+    /// - Returns: `failure` if the producer fails, otherwise `success`, also when it is
+    ///   interrupted.
     public func wait() -> Result<(), Error> {
         blockingOutcome(.completion).completion
     }
@@ -215,12 +227,26 @@ extension SignalProducer {
     /// would be chosen by the compiler in every async function, changing what existing calls to
     /// the blocking form do; the same goes for `awaitSingle()`, `awaitLast()` and
     /// `awaitCompletion()`.
+    ///
+    /// - Parameter isolation: The caller's actor, filled in by `#isolation`; leave it out. The
+    ///   producer starts there and its outcome stays in that isolation domain, so neither needs to
+    ///   be `Sendable`.
+    /// - Returns: `success` with the first value, `failure` if the producer fails before sending
+    ///   one, or `nil` if it completes or is interrupted without a value. Cancelling the task
+    ///   interrupts the producer.
     public func awaitFirst(isolation: isolated (any Actor)? = #isolation) async -> Result<Value, Error>? {
         await awaitedOutcome(.first, isolation: isolation).result
     }
 
     /// The only value, awaited without blocking a thread: `nil` if there is none or more than
     /// one, `failure` if the producer fails first. The async form of `single()`.
+    ///
+    /// - Parameter isolation: The caller's actor, filled in by `#isolation`; leave it out. The
+    ///   producer starts there and its outcome stays in that isolation domain, so neither needs to
+    ///   be `Sendable`.
+    /// - Returns: `success` with the only value, `nil` if the producer sends none or more than one,
+    ///   or `failure` if it fails before a second value. Cancelling the task interrupts the
+    ///   producer.
     public func awaitSingle(isolation: isolated (any Actor)? = #isolation) async -> Result<Value, Error>? {
         await awaitedOutcome(.single, isolation: isolation).result
     }
@@ -228,6 +254,12 @@ extension SignalProducer {
     /// The last value, awaited without blocking a thread: `failure` if the producer fails, `nil`
     /// if it completes without a value, is interrupted or the task is cancelled. The async form
     /// of `last()`.
+    ///
+    /// - Parameter isolation: The caller's actor, filled in by `#isolation`; leave it out. The
+    ///   producer starts there and its outcome stays in that isolation domain, so neither needs to
+    ///   be `Sendable`.
+    /// - Returns: `success` with the last value, `failure` if the producer fails, or `nil` if it
+    ///   completes without a value or is interrupted. Cancelling the task interrupts the producer.
     public func awaitLast(isolation: isolated (any Actor)? = #isolation) async -> Result<Value, Error>? {
         await awaitedOutcome(.last, isolation: isolation).result
     }
@@ -235,6 +267,12 @@ extension SignalProducer {
     /// The end of the producer, awaited without blocking a thread: `failure` if it fails,
     /// otherwise `success` (also when it is interrupted or the task is cancelled). The async form
     /// of `wait()`.
+    ///
+    /// - Parameter isolation: The caller's actor, filled in by `#isolation`; leave it out. The
+    ///   producer starts there and its outcome stays in that isolation domain, so neither needs to
+    ///   be `Sendable`.
+    /// - Returns: `failure` if the producer fails, otherwise `success`, also when it is interrupted
+    ///   or the task is cancelled.
     public func awaitCompletion(isolation: isolated (any Actor)? = #isolation) async -> Result<(), Error> {
         await awaitedOutcome(.completion, isolation: isolation).completion
     }

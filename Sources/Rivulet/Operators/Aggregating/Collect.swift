@@ -65,6 +65,9 @@ func precheckCollectCount(_ count: Int) {
 extension Signal {
     /// A signal that sends every value of this signal as one array when it completes (an empty
     /// array if there were none).
+    ///
+    /// - Returns: A signal that sends one array of all the values when this signal completes; a
+    ///   failure or an interruption is forwarded at once, and the values gathered are dropped.
     @inlinable
     public func collect() -> Signal<[Value], Error> {
         flatMapEventSharingTurn(Event.collectValues(before: nil, after: nil))
@@ -72,6 +75,11 @@ extension Signal {
 
     /// A signal of arrays of `count` values; when this signal completes, the values left over are
     /// sent as a shorter array. `count` must be greater than 0.
+    ///
+    /// - Parameter count: How many values each array holds; greater than 0 (precondition).
+    /// - Returns: A signal of arrays of `count` values, then of the values left over when this
+    ///   signal completes; a failure or an interruption is forwarded at once, and the values
+    ///   gathered are dropped.
     /// - Precondition: `count` is greater than 0.
     @inlinable
     public func collect(count: Int) -> Signal<[Value], Error> {
@@ -81,6 +89,12 @@ extension Signal {
 
     /// A signal of arrays of values: each value is added to the array, which is sent (and a new
     /// one started) whenever `shouldEmit` returns `true` for it. Completion sends what remains.
+    ///
+    /// - Parameter shouldEmit: Sees the array each time a value has been added to it, and returns
+    ///   `true` to send it; called once per value, in order.
+    /// - Returns: A signal of the arrays `shouldEmit` sends, then of the values left over when this
+    ///   signal completes; a failure or an interruption is forwarded at once, and the values
+    ///   gathered are dropped.
     @inlinable
     public func collect(_ shouldEmit: @escaping @Sendable (_ collectedValues: [Value]) -> Bool) -> Signal<[Value], Error> {
         flatMapEventSharingTurn(Event.collectValues(before: nil, after: shouldEmit))
@@ -89,6 +103,13 @@ extension Signal {
     /// A signal of arrays of values: before each value is added, `shouldEmit` sees the array so
     /// far and the new value; if it returns `true` the array is sent and the new value starts the
     /// next one. Completion sends what remains.
+    ///
+    /// - Parameter shouldEmit: Sees the array so far and the next value before the value is added,
+    ///   and returns `true` to send the array first, the value then starting the next one; called
+    ///   once per value, in order.
+    /// - Returns: A signal of the arrays `shouldEmit` sends, then of the values left over when this
+    ///   signal completes; a failure or an interruption is forwarded at once, and the values
+    ///   gathered are dropped.
     @inlinable
     public func collect(_ shouldEmit: @escaping @Sendable (_ collected: [Value], _ latest: Value) -> Bool) -> Signal<
         [Value], Error
@@ -100,6 +121,9 @@ extension Signal {
 extension SignalProducer {
     /// A producer that sends every value of a start as one array when it completes (an empty
     /// array if there were none).
+    ///
+    /// - Returns: A producer that sends one array of all the values when the start completes; a
+    ///   failure or an interruption is forwarded at once, and the values gathered are dropped.
     @inlinable
     public func collect() -> SignalProducer<[Value], Error> {
         flatMapEvent(Signal.Event.collectValues(before: nil, after: nil))
@@ -107,6 +131,11 @@ extension SignalProducer {
 
     /// A producer of arrays of `count` values; at completion, the values left over are sent as a
     /// shorter array. `count` must be greater than 0.
+    ///
+    /// - Parameter count: How many values each array holds; greater than 0 (precondition).
+    /// - Returns: A producer of arrays of `count` values, then of the values left over when the
+    ///   start completes; a failure or an interruption is forwarded at once, and the values
+    ///   gathered are dropped.
     /// - Precondition: `count` is greater than 0.
     @inlinable
     public func collect(count: Int) -> SignalProducer<[Value], Error> {
@@ -116,6 +145,12 @@ extension SignalProducer {
 
     /// A producer of arrays of values: each value is added to the array, which is sent (and a new
     /// one started) whenever `shouldEmit` returns `true` for it. Completion sends what remains.
+    ///
+    /// - Parameter shouldEmit: Sees the array each time a value has been added to it, and returns
+    ///   `true` to send it; called once per value, in order.
+    /// - Returns: A producer of the arrays `shouldEmit` sends, then of the values left over when
+    ///   the start completes; a failure or an interruption is forwarded at once, and the values
+    ///   gathered are dropped.
     @inlinable
     public func collect(_ shouldEmit: @escaping @Sendable (_ collectedValues: [Value]) -> Bool) -> SignalProducer<[Value], Error>
     {
@@ -125,6 +160,13 @@ extension SignalProducer {
     /// A producer of arrays of values: before each value is added, `shouldEmit` sees the array so
     /// far and the new value; if it returns `true` the array is sent and the new value starts the
     /// next one. Completion sends what remains.
+    ///
+    /// - Parameter shouldEmit: Sees the array so far and the next value before the value is added,
+    ///   and returns `true` to send the array first, the value then starting the next one; called
+    ///   once per value, in order.
+    /// - Returns: A producer of the arrays `shouldEmit` sends, then of the values left over when
+    ///   the start completes; a failure or an interruption is forwarded at once, and the values
+    ///   gathered are dropped.
     @inlinable
     public func collect(_ shouldEmit: @escaping @Sendable (_ collected: [Value], _ latest: Value) -> Bool) -> SignalProducer<
         [Value], Error

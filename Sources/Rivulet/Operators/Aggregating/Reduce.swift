@@ -26,6 +26,13 @@ extension Signal.Event {
 extension Signal {
     /// A signal that sends one value when this signal completes: every value combined, in order,
     /// by `nextPartialResult`, starting from `initialResult` (sent as is if there were no values).
+    ///
+    /// - Parameters:
+    ///   - initialResult: The result before the first value; sent as is if there is no value.
+    ///   - nextPartialResult: Combines the result so far with the next value into the next result;
+    ///     called once per value, in order.
+    /// - Returns: A signal that sends the final result, then completes, when this signal completes;
+    ///   a failure or an interruption is forwarded at once, without a result.
     @inlinable
     public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping @Sendable (U, Value) -> U) -> Signal<U, Error> {
         flatMapEventSharingTurn(
@@ -36,6 +43,13 @@ extension Signal {
 
     /// A signal that sends one value when this signal completes: `initialResult` updated in place
     /// by `nextPartialResult` with every value, in order.
+    ///
+    /// - Parameters:
+    ///   - initialResult: The result to update in place; sent as is if there is no value.
+    ///   - nextPartialResult: Updates the result in place with the next value; called once per
+    ///     value, in order.
+    /// - Returns: A signal that sends the final result, then completes, when this signal completes;
+    ///   a failure or an interruption is forwarded at once, without a result.
     @inlinable
     public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping @Sendable (inout U, Value) -> Void) -> Signal<
         U, Error
@@ -47,6 +61,14 @@ extension Signal {
 extension SignalProducer {
     /// A producer that sends one value when a start completes: every value combined, in order,
     /// by `nextPartialResult`, starting from `initialResult` (sent as is if there were no values).
+    ///
+    /// - Parameters:
+    ///   - initialResult: The result before the first value; sent as is if there is no value. Each
+    ///     start begins from it afresh.
+    ///   - nextPartialResult: Combines the result so far with the next value into the next result;
+    ///     called once per value, in order.
+    /// - Returns: A producer that sends the final result, then completes, when the start completes;
+    ///   a failure or an interruption is forwarded at once, without a result.
     @inlinable
     public func reduce<U>(_ initialResult: U, _ nextPartialResult: @escaping @Sendable (U, Value) -> U) -> SignalProducer<
         U, Error
@@ -59,6 +81,14 @@ extension SignalProducer {
 
     /// A producer that sends one value when a start completes: `initialResult` updated in place
     /// by `nextPartialResult` with every value, in order.
+    ///
+    /// - Parameters:
+    ///   - initialResult: The result to update in place; sent as is if there is no value. Each
+    ///     start begins from it afresh.
+    ///   - nextPartialResult: Updates the result in place with the next value; called once per
+    ///     value, in order.
+    /// - Returns: A producer that sends the final result, then completes, when the start completes;
+    ///   a failure or an interruption is forwarded at once, without a result.
     @inlinable
     public func reduce<U>(into initialResult: U, _ nextPartialResult: @escaping @Sendable (inout U, Value) -> Void)
         -> SignalProducer<

@@ -13,12 +13,23 @@ extension Signal {
     /// makes a new pair with the other's latest value. The result completes when both have
     /// completed (even if one never sent a value), and fails or is interrupted as soon as
     /// either does.
+    ///
+    /// - Parameter other: The other signal, whose latest value is each pair's second element.
+    /// - Returns: A signal of pairs; it completes when both inputs have completed, and fails or is
+    ///   interrupted as soon as either does.
     @inlinable
     public func combineLatest<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
         .combiningPair(CombineLatestStateMachine<PairElement<Value, U>>.self, self, other)
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose latest value is each tuple's first element.
+    ///   - b: The second signal, whose latest value is each tuple's second element.
+    /// - Returns: A signal of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>
@@ -27,6 +38,14 @@ extension Signal {
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose latest value is each tuple's first element.
+    ///   - b: The second signal, whose latest value is each tuple's second element.
+    ///   - c: The third signal, whose latest value is each tuple's third element.
+    /// - Returns: A signal of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B, C>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>
@@ -35,6 +54,15 @@ extension Signal {
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose latest value is each tuple's first element.
+    ///   - b: The second signal, whose latest value is each tuple's second element.
+    ///   - c: The third signal, whose latest value is each tuple's third element.
+    ///   - d: The fourth signal, whose latest value is each tuple's fourth element.
+    /// - Returns: A signal of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B, C, D>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -44,6 +72,16 @@ extension Signal {
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose latest value is each tuple's first element.
+    ///   - b: The second signal, whose latest value is each tuple's second element.
+    ///   - c: The third signal, whose latest value is each tuple's third element.
+    ///   - d: The fourth signal, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth signal, whose latest value is each tuple's fifth element.
+    /// - Returns: A signal of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B, C, D, E>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -53,6 +91,17 @@ extension Signal {
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose latest value is each tuple's first element.
+    ///   - b: The second signal, whose latest value is each tuple's second element.
+    ///   - c: The third signal, whose latest value is each tuple's third element.
+    ///   - d: The fourth signal, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth signal, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth signal, whose latest value is each tuple's sixth element.
+    /// - Returns: A signal of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B, C, D, E, F>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -62,6 +111,18 @@ extension Signal {
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose latest value is each tuple's first element.
+    ///   - b: The second signal, whose latest value is each tuple's second element.
+    ///   - c: The third signal, whose latest value is each tuple's third element.
+    ///   - d: The fourth signal, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth signal, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth signal, whose latest value is each tuple's sixth element.
+    ///   - g: The seventh signal, whose latest value is each tuple's seventh element.
+    /// - Returns: A signal of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B, C, D, E, F, G>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -71,6 +132,19 @@ extension Signal {
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose latest value is each tuple's first element.
+    ///   - b: The second signal, whose latest value is each tuple's second element.
+    ///   - c: The third signal, whose latest value is each tuple's third element.
+    ///   - d: The fourth signal, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth signal, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth signal, whose latest value is each tuple's sixth element.
+    ///   - g: The seventh signal, whose latest value is each tuple's seventh element.
+    ///   - h: The eighth signal, whose latest value is each tuple's eighth element.
+    /// - Returns: A signal of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B, C, D, E, F, G, H>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -81,6 +155,20 @@ extension Signal {
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose latest value is each tuple's first element.
+    ///   - b: The second signal, whose latest value is each tuple's second element.
+    ///   - c: The third signal, whose latest value is each tuple's third element.
+    ///   - d: The fourth signal, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth signal, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth signal, whose latest value is each tuple's sixth element.
+    ///   - g: The seventh signal, whose latest value is each tuple's seventh element.
+    ///   - h: The eighth signal, whose latest value is each tuple's eighth element.
+    ///   - i: The ninth signal, whose latest value is each tuple's ninth element.
+    /// - Returns: A signal of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B, C, D, E, F, G, H, I>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -91,6 +179,21 @@ extension Signal {
     }
 
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose latest value is each tuple's first element.
+    ///   - b: The second signal, whose latest value is each tuple's second element.
+    ///   - c: The third signal, whose latest value is each tuple's third element.
+    ///   - d: The fourth signal, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth signal, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth signal, whose latest value is each tuple's sixth element.
+    ///   - g: The seventh signal, whose latest value is each tuple's seventh element.
+    ///   - h: The eighth signal, whose latest value is each tuple's eighth element.
+    ///   - i: The ninth signal, whose latest value is each tuple's ninth element.
+    ///   - j: The tenth signal, whose latest value is each tuple's tenth element.
+    /// - Returns: A signal of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B, C, D, E, F, G, H, I, J>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -103,6 +206,24 @@ extension Signal {
     /// Combines the latest values of the given signals, as `combineLatest(with:)` does.
     /// Takes eleven signals or more (a parameter pack): the fixed-arity forms end at ten,
     /// and starting the pack at eleven keeps calls with fewer inputs unambiguous.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose latest value is each tuple's first element.
+    ///   - b: The second signal, whose latest value is each tuple's second element.
+    ///   - c: The third signal, whose latest value is each tuple's third element.
+    ///   - d: The fourth signal, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth signal, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth signal, whose latest value is each tuple's sixth element.
+    ///   - g: The seventh signal, whose latest value is each tuple's seventh element.
+    ///   - h: The eighth signal, whose latest value is each tuple's eighth element.
+    ///   - i: The ninth signal, whose latest value is each tuple's ninth element.
+    ///   - j: The tenth signal, whose latest value is each tuple's tenth element.
+    ///   - k: The eleventh signal, whose latest value is each tuple's eleventh element.
+    ///   - rest: The signals after the eleventh, in order: their latest values follow in each
+    ///     tuple.
+    /// - Returns: A signal of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B, C, D, E, F, G, H, I, J, K, each L>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -117,6 +238,12 @@ extension Signal {
 
     /// A stream of arrays of the latest values of the given signals, in their order. With
     /// no signal, the result has already completed.
+    ///
+    /// - Parameter signals: The signals to combine, read once by this call; their order is the
+    ///   order of each array's elements.
+    /// - Returns: A signal of arrays with one latest value per input, in sequence order, sent once
+    ///   every input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     public static func combineLatest<S: Sequence>(_ signals: S) -> Signal<[Value], Error>
     where S.Element == Signal<Value, Error> {
         .combiningArray(CombineLatestStateMachine<Value>.self, signals)
@@ -126,6 +253,10 @@ extension Signal {
 extension SignalProducer {
     /// A producer of pairs of the latest values of this producer and `other`. Each start
     /// starts this producer, then `other`.
+    ///
+    /// - Parameter other: The other producer, whose latest value is each pair's second element.
+    /// - Returns: A producer of pairs; it completes when both inputs have completed, and fails or
+    ///   is interrupted as soon as either does.
     @inlinable
     public func combineLatest<U>(
         with other: SignalProducer<U, Error>
@@ -135,6 +266,10 @@ extension SignalProducer {
 
     /// A producer of pairs of the latest values of this producer and `other`. Each start
     /// starts this producer, then `other`.
+    ///
+    /// - Parameter other: The other producer, whose latest value is each pair's second element.
+    /// - Returns: A producer of pairs; it completes when both inputs have completed, and fails or
+    ///   is interrupted as soon as either does.
     @inlinable
     public func combineLatest<Other: SignalProducerConvertible>(
         with other: Other
@@ -146,6 +281,13 @@ extension SignalProducer {
 
     /// Combines the latest values of the given producers, as `combineLatest(with:)` does.
     /// Each start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose latest value is each tuple's first element.
+    ///   - b: The second producer, whose latest value is each tuple's second element.
+    /// - Returns: A producer of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<
         A: SignalProducerConvertible, B: SignalProducerConvertible
@@ -162,6 +304,14 @@ extension SignalProducer {
 
     /// Combines the latest values of the given producers, as `combineLatest(with:)` does.
     /// Each start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose latest value is each tuple's first element.
+    ///   - b: The second producer, whose latest value is each tuple's second element.
+    ///   - c: The third producer, whose latest value is each tuple's third element.
+    /// - Returns: A producer of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible
@@ -176,6 +326,15 @@ extension SignalProducer {
 
     /// Combines the latest values of the given producers, as `combineLatest(with:)` does.
     /// Each start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose latest value is each tuple's first element.
+    ///   - b: The second producer, whose latest value is each tuple's second element.
+    ///   - c: The third producer, whose latest value is each tuple's third element.
+    ///   - d: The fourth producer, whose latest value is each tuple's fourth element.
+    /// - Returns: A producer of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -193,6 +352,16 @@ extension SignalProducer {
 
     /// Combines the latest values of the given producers, as `combineLatest(with:)` does.
     /// Each start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose latest value is each tuple's first element.
+    ///   - b: The second producer, whose latest value is each tuple's second element.
+    ///   - c: The third producer, whose latest value is each tuple's third element.
+    ///   - d: The fourth producer, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth producer, whose latest value is each tuple's fifth element.
+    /// - Returns: A producer of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -212,6 +381,17 @@ extension SignalProducer {
 
     /// Combines the latest values of the given producers, as `combineLatest(with:)` does.
     /// Each start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose latest value is each tuple's first element.
+    ///   - b: The second producer, whose latest value is each tuple's second element.
+    ///   - c: The third producer, whose latest value is each tuple's third element.
+    ///   - d: The fourth producer, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth producer, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth producer, whose latest value is each tuple's sixth element.
+    /// - Returns: A producer of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -231,6 +411,18 @@ extension SignalProducer {
 
     /// Combines the latest values of the given producers, as `combineLatest(with:)` does.
     /// Each start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose latest value is each tuple's first element.
+    ///   - b: The second producer, whose latest value is each tuple's second element.
+    ///   - c: The third producer, whose latest value is each tuple's third element.
+    ///   - d: The fourth producer, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth producer, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth producer, whose latest value is each tuple's sixth element.
+    ///   - g: The seventh producer, whose latest value is each tuple's seventh element.
+    /// - Returns: A producer of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -251,6 +443,19 @@ extension SignalProducer {
 
     /// Combines the latest values of the given producers, as `combineLatest(with:)` does.
     /// Each start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose latest value is each tuple's first element.
+    ///   - b: The second producer, whose latest value is each tuple's second element.
+    ///   - c: The third producer, whose latest value is each tuple's third element.
+    ///   - d: The fourth producer, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth producer, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth producer, whose latest value is each tuple's sixth element.
+    ///   - g: The seventh producer, whose latest value is each tuple's seventh element.
+    ///   - h: The eighth producer, whose latest value is each tuple's eighth element.
+    /// - Returns: A producer of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -274,6 +479,20 @@ extension SignalProducer {
 
     /// Combines the latest values of the given producers, as `combineLatest(with:)` does.
     /// Each start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose latest value is each tuple's first element.
+    ///   - b: The second producer, whose latest value is each tuple's second element.
+    ///   - c: The third producer, whose latest value is each tuple's third element.
+    ///   - d: The fourth producer, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth producer, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth producer, whose latest value is each tuple's sixth element.
+    ///   - g: The seventh producer, whose latest value is each tuple's seventh element.
+    ///   - h: The eighth producer, whose latest value is each tuple's eighth element.
+    ///   - i: The ninth producer, whose latest value is each tuple's ninth element.
+    /// - Returns: A producer of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -297,6 +516,21 @@ extension SignalProducer {
 
     /// Combines the latest values of the given producers, as `combineLatest(with:)` does.
     /// Each start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose latest value is each tuple's first element.
+    ///   - b: The second producer, whose latest value is each tuple's second element.
+    ///   - c: The third producer, whose latest value is each tuple's third element.
+    ///   - d: The fourth producer, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth producer, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth producer, whose latest value is each tuple's sixth element.
+    ///   - g: The seventh producer, whose latest value is each tuple's seventh element.
+    ///   - h: The eighth producer, whose latest value is each tuple's eighth element.
+    ///   - i: The ninth producer, whose latest value is each tuple's ninth element.
+    ///   - j: The tenth producer, whose latest value is each tuple's tenth element.
+    /// - Returns: A producer of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -325,6 +559,24 @@ extension SignalProducer {
     /// the fixed-arity forms end at ten, and starting the pack at eleven keeps calls with
     /// fewer inputs unambiguous. The inputs must be producers (Swift cannot yet constrain
     /// the error type of a pack of convertibles).
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose latest value is each tuple's first element.
+    ///   - b: The second producer, whose latest value is each tuple's second element.
+    ///   - c: The third producer, whose latest value is each tuple's third element.
+    ///   - d: The fourth producer, whose latest value is each tuple's fourth element.
+    ///   - e: The fifth producer, whose latest value is each tuple's fifth element.
+    ///   - f: The sixth producer, whose latest value is each tuple's sixth element.
+    ///   - g: The seventh producer, whose latest value is each tuple's seventh element.
+    ///   - h: The eighth producer, whose latest value is each tuple's eighth element.
+    ///   - i: The ninth producer, whose latest value is each tuple's ninth element.
+    ///   - j: The tenth producer, whose latest value is each tuple's tenth element.
+    ///   - k: The eleventh producer, whose latest value is each tuple's eleventh element.
+    ///   - rest: The producers after the eleventh, in order: their latest values follow in each
+    ///     tuple.
+    /// - Returns: A producer of tuples of the latest values, in parameter order, sent once every
+    ///   input has sent a value; it completes when every input has completed, and fails or is
+    ///   interrupted as soon as any does.
     @inlinable
     public static func combineLatest<B, C, D, E, F, G, H, I, J, K, each L>(
         _ a: SignalProducer<Value, Error>, _ b: SignalProducer<B, Error>,
@@ -341,6 +593,12 @@ extension SignalProducer {
     /// A stream of arrays of the latest values of the given producers, in their order. Each
     /// start reads `producers` afresh and starts them in order; with no producer, it
     /// completes at once.
+    ///
+    /// - Parameter producers: The producers to combine, read again at each start; their order is
+    ///   the order of each array's elements.
+    /// - Returns: A producer of arrays with one latest value per input, in sequence order, sent
+    ///   once every input has sent a value; it completes when every input has completed, and fails
+    ///   or is interrupted as soon as any does.
     public static func combineLatest<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
         .combiningArray(CombineLatestStateMachine<Value>.self, producers.lazy.map(\.producer))
@@ -349,6 +607,14 @@ extension SignalProducer {
     /// A stream of arrays of the latest values of the given producers, in their order. Each
     /// start reads `producers` afresh and starts them in order; with no producer, it sends
     /// `emptySentinel`, then completes.
+    ///
+    /// - Parameters:
+    ///   - producers: The producers to combine, read again at each start; their order is the order
+    ///     of each array's elements.
+    ///   - emptySentinel: The array to send when `producers` is empty.
+    /// - Returns: A producer of arrays with one latest value per input, in sequence order, sent
+    ///   once every input has sent a value; it completes when every input has completed, and fails
+    ///   or is interrupted as soon as any does.
     public static func combineLatest<S: Sequence>(
         _ producers: S,
         emptySentinel: [S.Element.Value]

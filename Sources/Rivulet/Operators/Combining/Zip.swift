@@ -12,12 +12,23 @@ extension Signal {
     /// The n-th pair holds the n-th value of each: a value waits until its partner arrives.
     /// The result completes as soon as a completed input has no unpaired value left, and
     /// fails or is interrupted as soon as either input does.
+    ///
+    /// - Parameter other: The other signal, whose n-th value is the n-th pair's second element.
+    /// - Returns: A signal of pairs; it completes as soon as a completed input has no unpaired
+    ///   value left, and fails or is interrupted as soon as either input does.
     @inlinable
     public func zip<U>(with other: Signal<U, Error>) -> Signal<(Value, U), Error> {
         .combiningPair(ZipStateMachine<PairElement<Value, U>>.self, self, other)
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second signal, whose n-th value is the n-th tuple's second element.
+    /// - Returns: A signal of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>
@@ -26,6 +37,14 @@ extension Signal {
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second signal, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third signal, whose n-th value is the n-th tuple's third element.
+    /// - Returns: A signal of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B, C>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>
@@ -34,6 +53,15 @@ extension Signal {
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second signal, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third signal, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth signal, whose n-th value is the n-th tuple's fourth element.
+    /// - Returns: A signal of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B, C, D>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -43,6 +71,16 @@ extension Signal {
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second signal, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third signal, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth signal, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth signal, whose n-th value is the n-th tuple's fifth element.
+    /// - Returns: A signal of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B, C, D, E>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -52,6 +90,17 @@ extension Signal {
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second signal, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third signal, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth signal, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth signal, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth signal, whose n-th value is the n-th tuple's sixth element.
+    /// - Returns: A signal of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B, C, D, E, F>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -61,6 +110,18 @@ extension Signal {
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second signal, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third signal, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth signal, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth signal, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth signal, whose n-th value is the n-th tuple's sixth element.
+    ///   - g: The seventh signal, whose n-th value is the n-th tuple's seventh element.
+    /// - Returns: A signal of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B, C, D, E, F, G>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -70,6 +131,19 @@ extension Signal {
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second signal, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third signal, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth signal, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth signal, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth signal, whose n-th value is the n-th tuple's sixth element.
+    ///   - g: The seventh signal, whose n-th value is the n-th tuple's seventh element.
+    ///   - h: The eighth signal, whose n-th value is the n-th tuple's eighth element.
+    /// - Returns: A signal of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B, C, D, E, F, G, H>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -80,6 +154,20 @@ extension Signal {
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second signal, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third signal, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth signal, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth signal, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth signal, whose n-th value is the n-th tuple's sixth element.
+    ///   - g: The seventh signal, whose n-th value is the n-th tuple's seventh element.
+    ///   - h: The eighth signal, whose n-th value is the n-th tuple's eighth element.
+    ///   - i: The ninth signal, whose n-th value is the n-th tuple's ninth element.
+    /// - Returns: A signal of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B, C, D, E, F, G, H, I>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -90,6 +178,21 @@ extension Signal {
     }
 
     /// Pairs up the values of the given signals by position, as `zip(with:)` does.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second signal, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third signal, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth signal, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth signal, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth signal, whose n-th value is the n-th tuple's sixth element.
+    ///   - g: The seventh signal, whose n-th value is the n-th tuple's seventh element.
+    ///   - h: The eighth signal, whose n-th value is the n-th tuple's eighth element.
+    ///   - i: The ninth signal, whose n-th value is the n-th tuple's ninth element.
+    ///   - j: The tenth signal, whose n-th value is the n-th tuple's tenth element.
+    /// - Returns: A signal of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B, C, D, E, F, G, H, I, J>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -102,6 +205,24 @@ extension Signal {
     /// Pairs up the values of the given signals by position, as `zip(with:)` does. Takes
     /// eleven signals or more (a parameter pack): the fixed-arity forms end at ten, and
     /// starting the pack at eleven keeps calls with fewer inputs unambiguous.
+    ///
+    /// - Parameters:
+    ///   - a: The first signal, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second signal, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third signal, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth signal, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth signal, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth signal, whose n-th value is the n-th tuple's sixth element.
+    ///   - g: The seventh signal, whose n-th value is the n-th tuple's seventh element.
+    ///   - h: The eighth signal, whose n-th value is the n-th tuple's eighth element.
+    ///   - i: The ninth signal, whose n-th value is the n-th tuple's ninth element.
+    ///   - j: The tenth signal, whose n-th value is the n-th tuple's tenth element.
+    ///   - k: The eleventh signal, whose n-th value is the n-th tuple's eleventh element.
+    ///   - rest: The signals after the eleventh, in order: their n-th values follow in the n-th
+    ///     tuple.
+    /// - Returns: A signal of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B, C, D, E, F, G, H, I, J, K, each L>(
         _ a: Signal<Value, Error>, _ b: Signal<B, Error>, _ c: Signal<C, Error>,
@@ -114,6 +235,12 @@ extension Signal {
 
     /// A stream of arrays of the values of the given signals, matched by position. With no
     /// signal, the result has already completed.
+    ///
+    /// - Parameter signals: The signals to combine, read once by this call; their order is the
+    ///   order of each array's elements.
+    /// - Returns: A signal of arrays of the inputs' n-th values, in sequence order; it completes as
+    ///   soon as a completed input has no unmatched value left, and fails or is interrupted as soon
+    ///   as any input does.
     public static func zip<S: Sequence>(_ signals: S) -> Signal<[Value], Error>
     where S.Element == Signal<Value, Error> {
         .combiningArray(ZipStateMachine<Value>.self, signals)
@@ -123,6 +250,10 @@ extension Signal {
 extension SignalProducer {
     /// A producer of pairs of the values of this producer and `other`, matched by position.
     /// Each start starts this producer, then `other`.
+    ///
+    /// - Parameter other: The other producer, whose n-th value is the n-th pair's second element.
+    /// - Returns: A producer of pairs; it completes as soon as a completed input has no unpaired
+    ///   value left, and fails or is interrupted as soon as either input does.
     @inlinable
     public func zip<U>(
         with other: SignalProducer<U, Error>
@@ -132,6 +263,10 @@ extension SignalProducer {
 
     /// A producer of pairs of the values of this producer and `other`, matched by position.
     /// Each start starts this producer, then `other`.
+    ///
+    /// - Parameter other: The other producer, whose n-th value is the n-th pair's second element.
+    /// - Returns: A producer of pairs; it completes as soon as a completed input has no unpaired
+    ///   value left, and fails or is interrupted as soon as either input does.
     @inlinable
     public func zip<Other: SignalProducerConvertible>(
         with other: Other
@@ -141,6 +276,13 @@ extension SignalProducer {
 
     /// Pairs up the values of the given producers by position, as `zip(with:)` does. Each
     /// start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second producer, whose n-th value is the n-th tuple's second element.
+    /// - Returns: A producer of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<
         A: SignalProducerConvertible, B: SignalProducerConvertible
@@ -155,6 +297,14 @@ extension SignalProducer {
 
     /// Pairs up the values of the given producers by position, as `zip(with:)` does. Each
     /// start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second producer, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third producer, whose n-th value is the n-th tuple's third element.
+    /// - Returns: A producer of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible
@@ -169,6 +319,15 @@ extension SignalProducer {
 
     /// Pairs up the values of the given producers by position, as `zip(with:)` does. Each
     /// start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second producer, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third producer, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth producer, whose n-th value is the n-th tuple's fourth element.
+    /// - Returns: A producer of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -184,6 +343,16 @@ extension SignalProducer {
 
     /// Pairs up the values of the given producers by position, as `zip(with:)` does. Each
     /// start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second producer, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third producer, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth producer, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth producer, whose n-th value is the n-th tuple's fifth element.
+    /// - Returns: A producer of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -202,6 +371,17 @@ extension SignalProducer {
 
     /// Pairs up the values of the given producers by position, as `zip(with:)` does. Each
     /// start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second producer, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third producer, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth producer, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth producer, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth producer, whose n-th value is the n-th tuple's sixth element.
+    /// - Returns: A producer of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -221,6 +401,18 @@ extension SignalProducer {
 
     /// Pairs up the values of the given producers by position, as `zip(with:)` does. Each
     /// start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second producer, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third producer, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth producer, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth producer, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth producer, whose n-th value is the n-th tuple's sixth element.
+    ///   - g: The seventh producer, whose n-th value is the n-th tuple's seventh element.
+    /// - Returns: A producer of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -241,6 +433,19 @@ extension SignalProducer {
 
     /// Pairs up the values of the given producers by position, as `zip(with:)` does. Each
     /// start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second producer, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third producer, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth producer, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth producer, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth producer, whose n-th value is the n-th tuple's sixth element.
+    ///   - g: The seventh producer, whose n-th value is the n-th tuple's seventh element.
+    ///   - h: The eighth producer, whose n-th value is the n-th tuple's eighth element.
+    /// - Returns: A producer of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -264,6 +469,20 @@ extension SignalProducer {
 
     /// Pairs up the values of the given producers by position, as `zip(with:)` does. Each
     /// start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second producer, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third producer, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth producer, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth producer, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth producer, whose n-th value is the n-th tuple's sixth element.
+    ///   - g: The seventh producer, whose n-th value is the n-th tuple's seventh element.
+    ///   - h: The eighth producer, whose n-th value is the n-th tuple's eighth element.
+    ///   - i: The ninth producer, whose n-th value is the n-th tuple's ninth element.
+    /// - Returns: A producer of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -287,6 +506,21 @@ extension SignalProducer {
 
     /// Pairs up the values of the given producers by position, as `zip(with:)` does. Each
     /// start starts them in order.
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second producer, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third producer, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth producer, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth producer, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth producer, whose n-th value is the n-th tuple's sixth element.
+    ///   - g: The seventh producer, whose n-th value is the n-th tuple's seventh element.
+    ///   - h: The eighth producer, whose n-th value is the n-th tuple's eighth element.
+    ///   - i: The ninth producer, whose n-th value is the n-th tuple's ninth element.
+    ///   - j: The tenth producer, whose n-th value is the n-th tuple's tenth element.
+    /// - Returns: A producer of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<
         A: SignalProducerConvertible, B: SignalProducerConvertible, C: SignalProducerConvertible,
@@ -315,6 +549,24 @@ extension SignalProducer {
     /// fixed-arity forms end at ten, and starting the pack at eleven keeps calls with fewer
     /// inputs unambiguous. The inputs must be producers (Swift cannot yet constrain the
     /// error type of a pack of convertibles).
+    ///
+    /// - Parameters:
+    ///   - a: The first producer, whose n-th value is the n-th tuple's first element.
+    ///   - b: The second producer, whose n-th value is the n-th tuple's second element.
+    ///   - c: The third producer, whose n-th value is the n-th tuple's third element.
+    ///   - d: The fourth producer, whose n-th value is the n-th tuple's fourth element.
+    ///   - e: The fifth producer, whose n-th value is the n-th tuple's fifth element.
+    ///   - f: The sixth producer, whose n-th value is the n-th tuple's sixth element.
+    ///   - g: The seventh producer, whose n-th value is the n-th tuple's seventh element.
+    ///   - h: The eighth producer, whose n-th value is the n-th tuple's eighth element.
+    ///   - i: The ninth producer, whose n-th value is the n-th tuple's ninth element.
+    ///   - j: The tenth producer, whose n-th value is the n-th tuple's tenth element.
+    ///   - k: The eleventh producer, whose n-th value is the n-th tuple's eleventh element.
+    ///   - rest: The producers after the eleventh, in order: their n-th values follow in the n-th
+    ///     tuple.
+    /// - Returns: A producer of tuples of the inputs' n-th values, in parameter order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     @inlinable
     public static func zip<B, C, D, E, F, G, H, I, J, K, each L>(
         _ a: SignalProducer<Value, Error>, _ b: SignalProducer<B, Error>,
@@ -329,6 +581,12 @@ extension SignalProducer {
     /// A stream of arrays of the values of the given producers, matched by position. Each
     /// start reads `producers` afresh and starts them in order; with no producer, it
     /// completes at once.
+    ///
+    /// - Parameter producers: The producers to combine, read again at each start; their order is
+    ///   the order of each array's elements.
+    /// - Returns: A producer of arrays of the inputs' n-th values, in sequence order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     public static func zip<S: Sequence>(_ producers: S) -> SignalProducer<[Value], Error>
     where S.Element: SignalProducerConvertible, S.Element.Value == Value, S.Element.Error == Error {
         .combiningArray(ZipStateMachine<Value>.self, producers.lazy.map(\.producer))
@@ -337,6 +595,14 @@ extension SignalProducer {
     /// A stream of arrays of the values of the given producers, matched by position. Each
     /// start reads `producers` afresh and starts them in order; with no producer, it sends
     /// `emptySentinel`, then completes.
+    ///
+    /// - Parameters:
+    ///   - producers: The producers to combine, read again at each start; their order is the order
+    ///     of each array's elements.
+    ///   - emptySentinel: The array to send when `producers` is empty.
+    /// - Returns: A producer of arrays of the inputs' n-th values, in sequence order; it completes
+    ///   as soon as a completed input has no unmatched value left, and fails or is interrupted as
+    ///   soon as any input does.
     public static func zip<S: Sequence>(
         _ producers: S,
         emptySentinel: [S.Element.Value]

@@ -75,6 +75,11 @@ extension Signal.Event {
 extension Signal {
     /// A signal that forwards this signal's events, except that a failure is replaced by the
     /// events of the producer `transform` returns for it, started at that moment.
+    ///
+    /// - Parameter transform: Makes the replacement producer for this signal's error; called at
+    ///   most once, when this signal fails, on the thread that delivers the failure.
+    /// - Returns: A signal of this signal's values, then of the replacement's events if this signal
+    ///   fails; otherwise it completes or is interrupted as this signal is.
     public func flatMapError<F>(
         _ transform: @escaping @Sendable (Error) -> SignalProducer<Value, F>
     ) -> Signal<Value, F> {
@@ -86,6 +91,11 @@ extension Signal {
 
     /// A signal that forwards this signal's events, except that a failure is replaced by the
     /// events of the stream (producer, signal, property, …) `transform` returns for it.
+    ///
+    /// - Parameter transform: Makes the replacement stream for this signal's error; called at most
+    ///   once, when this signal fails, on the thread that delivers the failure.
+    /// - Returns: A signal of this signal's values, then of the replacement's events if this signal
+    ///   fails; otherwise it completes or is interrupted as this signal is.
     public func flatMapError<Inner: SignalProducerConvertible>(
         _ transform: @escaping @Sendable (Error) -> Inner
     ) -> Signal<Value, Inner.Error> where Inner.Value == Value, Inner: SendableMetatype {
@@ -98,6 +108,11 @@ extension SignalProducer {
     /// events of the producer `transform` returns for it, started at that moment.
     ///
     /// This producer's start ends once the replacement has started, as in ReactiveSwift.
+    ///
+    /// - Parameter transform: Makes the replacement producer for this producer's error; called at
+    ///   most once, when this producer fails, on the thread that delivers the failure.
+    /// - Returns: A producer of this producer's values, then of the replacement's events if this
+    ///   producer fails; otherwise it completes or is interrupted as this producer is.
     public func flatMapError<F>(
         _ transform: @escaping @Sendable (Error) -> SignalProducer<Value, F>
     ) -> SignalProducer<Value, F> {
@@ -109,6 +124,11 @@ extension SignalProducer {
 
     /// A producer that forwards this producer's events, except that a failure is replaced by the
     /// events of the stream (producer, signal, property, …) `transform` returns for it.
+    ///
+    /// - Parameter transform: Makes the replacement stream for this producer's error; called at
+    ///   most once, when this producer fails, on the thread that delivers the failure.
+    /// - Returns: A producer of this producer's values, then of the replacement's events if this
+    ///   producer fails; otherwise it completes or is interrupted as this producer is.
     public func flatMapError<Inner: SignalProducerConvertible>(
         _ transform: @escaping @Sendable (Error) -> Inner
     ) -> SignalProducer<Value, Inner.Error> where Inner.Value == Value, Inner: SendableMetatype {

@@ -140,6 +140,11 @@ extension SignalProducer {
     /// A producer that starts this producer again when it fails, at most `count` times; the
     /// values of every run are forwarded, and the failure of the last allowed run ends the start.
     /// With a `count` of 0 it is this producer.
+    ///
+    /// - Parameter count: How many times this producer may be started again after a failure; not
+    ///   negative (precondition).
+    /// - Returns: A producer of the values of every run; it fails with the failure of the last
+    ///   allowed run, and completes or is interrupted when the current run does.
     /// - Precondition: `count` is 0 or more.
     public func retry(upTo count: Int) -> SignalProducer<Value, Error> {
         precondition(count >= 0, "Rivulet: retry(upTo:): count is \(count); it must be 0 or more")
@@ -153,6 +158,10 @@ extension SignalProducer {
     /// A producer that runs this producer `count` times in a row: each completion starts the next
     /// run, and the last run's completion completes the start. A failure or an interruption ends
     /// it at once. With a `count` of 0 it completes at once without starting this producer.
+    ///
+    /// - Parameter count: How many runs to make in all; not negative (precondition).
+    /// - Returns: A producer of the values of every run; it completes when the last run completes,
+    ///   and fails or is interrupted as soon as a run does.
     /// - Precondition: `count` is 0 or more.
     public func `repeat`(_ count: Int) -> SignalProducer<Value, Error> {
         precondition(count >= 0, "Rivulet: repeat(_:): count is \(count); it must be 0 or more")

@@ -76,7 +76,14 @@ extension Signal where Value: SignalProducerConvertible, Error == Value.Error {
     /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
     ///
     /// A failure of this signal or of a running inner stream fails the result at once (E2).
-    /// An interrupted inner stream is treated as completed.
+    /// An interrupted inner stream is treated as completed, except under `.race` and `.throttle`
+    /// (see `FlattenStrategy`).
+    ///
+    /// - Parameter strategy: How the inner streams run and how their values are forwarded:
+    ///   `.merge`, `.concat`, `.latest`, … (see `FlattenStrategy`).
+    /// - Returns: A signal of the inner streams' values; it fails as soon as this signal or a
+    ///   running inner stream fails, is interrupted when this signal is, and otherwise ends as
+    ///   `strategy` describes.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: { $0 }))
@@ -87,6 +94,11 @@ extension Signal where Value: SignalProducerConvertible, Error == Never {
     /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
     ///
     /// A failure of a running inner stream fails the result at once (E2).
+    ///
+    /// - Parameter strategy: How the inner streams run and how their values are forwarded:
+    ///   `.merge`, `.concat`, `.latest`, … (see `FlattenStrategy`).
+    /// - Returns: A signal of the inner streams' values; it fails as soon as a running inner stream
+    ///   fails, is interrupted when this signal is, and otherwise ends as `strategy` describes.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Value.Error> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: { $0 }))
@@ -95,6 +107,11 @@ extension Signal where Value: SignalProducerConvertible, Error == Never {
 
 extension Signal where Value: SignalProducerConvertible, Error == Never, Value.Error == Never {
     /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
+    ///
+    /// - Parameter strategy: How the inner streams run and how their values are forwarded:
+    ///   `.merge`, `.concat`, `.latest`, … (see `FlattenStrategy`).
+    /// - Returns: A signal of the inner streams' values; it is interrupted when this signal is, and
+    ///   otherwise ends as `strategy` describes.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Never> {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: { $0 }))
@@ -105,6 +122,11 @@ extension Signal where Value: SignalProducerConvertible, Value.Error == Never {
     /// A signal of the values of the inner streams this signal sends, combined by `strategy`.
     ///
     /// A failure of this signal fails the result at once (E2).
+    ///
+    /// - Parameter strategy: How the inner streams run and how their values are forwarded:
+    ///   `.merge`, `.concat`, `.latest`, … (see `FlattenStrategy`).
+    /// - Returns: A signal of the inner streams' values; it fails as soon as this signal fails, is
+    ///   interrupted when this signal is, and otherwise ends as `strategy` describes.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> Signal<Value.Value, Error> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingInner: { $0 }))
@@ -115,7 +137,14 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Value.
     /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
     ///
     /// A failure of this producer or of a running inner stream fails the result at once (E2).
-    /// An interrupted inner stream is treated as completed.
+    /// An interrupted inner stream is treated as completed, except under `.race` and `.throttle`
+    /// (see `FlattenStrategy`).
+    ///
+    /// - Parameter strategy: How the inner streams run and how their values are forwarded:
+    ///   `.merge`, `.concat`, `.latest`, … (see `FlattenStrategy`).
+    /// - Returns: A producer of the inner streams' values; it fails as soon as this producer or a
+    ///   running inner stream fails, is interrupted when this producer is, and otherwise ends as
+    ///   `strategy` describes.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: { $0 }))
@@ -126,6 +155,12 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Never 
     /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
     ///
     /// A failure of a running inner stream fails the result at once (E2).
+    ///
+    /// - Parameter strategy: How the inner streams run and how their values are forwarded:
+    ///   `.merge`, `.concat`, `.latest`, … (see `FlattenStrategy`).
+    /// - Returns: A producer of the inner streams' values; it fails as soon as a running inner
+    ///   stream fails, is interrupted when this producer is, and otherwise ends as `strategy`
+    ///   describes.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Value.Error> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingOuter: { $0 }))
@@ -134,6 +169,11 @@ extension SignalProducer where Value: SignalProducerConvertible, Error == Never 
 
 extension SignalProducer where Value: SignalProducerConvertible, Error == Never, Value.Error == Never {
     /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
+    ///
+    /// - Parameter strategy: How the inner streams run and how their values are forwarded:
+    ///   `.merge`, `.concat`, `.latest`, … (see `FlattenStrategy`).
+    /// - Returns: A producer of the inner streams' values; it is interrupted when this producer is,
+    ///   and otherwise ends as `strategy` describes.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Never> {
         flatMapEvent(Signal.Event.flattening(strategy, sameError: { $0 }))
@@ -144,6 +184,11 @@ extension SignalProducer where Value: SignalProducerConvertible, Value.Error == 
     /// A producer of the values of the inner streams this producer sends, combined by `strategy`.
     ///
     /// A failure of this producer fails the result at once (E2).
+    ///
+    /// - Parameter strategy: How the inner streams run and how their values are forwarded:
+    ///   `.merge`, `.concat`, `.latest`, … (see `FlattenStrategy`).
+    /// - Returns: A producer of the inner streams' values; it fails as soon as this producer fails,
+    ///   is interrupted when this producer is, and otherwise ends as `strategy` describes.
     @inlinable
     public func flatten(_ strategy: FlattenStrategy) -> SignalProducer<Value.Value, Error> {
         flatMapEvent(Signal.Event.flattening(strategy, promotingInner: { $0 }))
@@ -158,6 +203,15 @@ extension Signal {
     /// `transform` runs for every value, as it arrives, even if `strategy` then ignores or
     /// queues the producer. A failure of this signal or of a running inner producer fails the
     /// result at once (E2).
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner producer for a value; called once for each value, in order
+    ///     and never concurrently, even if `strategy` then ignores or queues the producer it makes.
+    /// - Returns: A signal of the inner producers' values; it fails as soon as this signal or a
+    ///   running inner producer fails, is interrupted when this signal is, and otherwise ends as
+    ///   `strategy` describes.
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
@@ -168,6 +222,15 @@ extension Signal {
 
     /// Maps each value to a stream (signal, producer, property, …) and flattens the streams by
     /// `strategy`; see `flatMap(_:_:)`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner stream for a value; called once for each value, in order and
+    ///     never concurrently, even if `strategy` then ignores or queues the stream it makes.
+    /// - Returns: A signal of the inner streams' values; it fails as soon as this signal or a
+    ///   running inner stream fails, is interrupted when this signal is, and otherwise ends as
+    ///   `strategy` describes.
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
@@ -177,6 +240,14 @@ extension Signal {
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner producer for a value; called once for each value, in order
+    ///     and never concurrently, even if `strategy` then ignores or queues the producer it makes.
+    /// - Returns: A signal of the inner producers' values; it fails as soon as this signal fails,
+    ///   is interrupted when this signal is, and otherwise ends as `strategy` describes.
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
@@ -186,6 +257,14 @@ extension Signal {
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner stream for a value; called once for each value, in order and
+    ///     never concurrently, even if `strategy` then ignores or queues the stream it makes.
+    /// - Returns: A signal of the inner streams' values; it fails as soon as this signal fails, is
+    ///   interrupted when this signal is, and otherwise ends as `strategy` describes.
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
@@ -198,6 +277,15 @@ extension Signal {
 extension Signal where Error == Never {
     /// Maps each value to a producer and flattens the producers by `strategy`; the result fails
     /// when a running inner producer fails.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner producer for a value; called once for each value, in order
+    ///     and never concurrently, even if `strategy` then ignores or queues the producer it makes.
+    /// - Returns: A signal of the inner producers' values; it fails as soon as a running inner
+    ///   producer fails, is interrupted when this signal is, and otherwise ends as `strategy`
+    ///   describes.
     @inlinable
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy,
@@ -208,6 +296,14 @@ extension Signal where Error == Never {
 
     /// Maps each value to a stream and flattens the streams by `strategy`; the result fails when
     /// a running inner stream fails.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner stream for a value; called once for each value, in order and
+    ///     never concurrently, even if `strategy` then ignores or queues the stream it makes.
+    /// - Returns: A signal of the inner streams' values; it fails as soon as a running inner stream
+    ///   fails, is interrupted when this signal is, and otherwise ends as `strategy` describes.
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
@@ -217,6 +313,14 @@ extension Signal where Error == Never {
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner producer for a value; called once for each value, in order
+    ///     and never concurrently, even if `strategy` then ignores or queues the producer it makes.
+    /// - Returns: A signal of the inner producers' values; it is interrupted when this signal is,
+    ///   and otherwise ends as `strategy` describes.
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
@@ -226,6 +330,14 @@ extension Signal where Error == Never {
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner stream for a value; called once for each value, in order and
+    ///     never concurrently, even if `strategy` then ignores or queues the stream it makes.
+    /// - Returns: A signal of the inner streams' values; it is interrupted when this signal is, and
+    ///   otherwise ends as `strategy` describes.
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
@@ -241,6 +353,15 @@ extension SignalProducer {
     /// `transform` runs for every value, as it arrives, even if `strategy` then ignores or
     /// queues the producer. A failure of this producer or of a running inner producer fails the
     /// result at once (E2).
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner producer for a value; called once for each value, in order
+    ///     and never concurrently, even if `strategy` then ignores or queues the producer it makes.
+    /// - Returns: A producer of the inner producers' values; it fails as soon as this producer or a
+    ///   running inner producer fails, is interrupted when this producer is, and otherwise ends as
+    ///   `strategy` describes.
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
@@ -251,6 +372,15 @@ extension SignalProducer {
 
     /// Maps each value to a stream (signal, producer, property, …) and flattens the streams by
     /// `strategy`; see `flatMap(_:_:)`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner stream for a value; called once for each value, in order and
+    ///     never concurrently, even if `strategy` then ignores or queues the stream it makes.
+    /// - Returns: A producer of the inner streams' values; it fails as soon as this producer or a
+    ///   running inner stream fails, is interrupted when this producer is, and otherwise ends as
+    ///   `strategy` describes.
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
@@ -260,6 +390,14 @@ extension SignalProducer {
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner producer for a value; called once for each value, in order
+    ///     and never concurrently, even if `strategy` then ignores or queues the producer it makes.
+    /// - Returns: A producer of the inner producers' values; it fails as soon as this producer
+    ///   fails, is interrupted when this producer is, and otherwise ends as `strategy` describes.
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
@@ -269,6 +407,14 @@ extension SignalProducer {
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner stream for a value; called once for each value, in order and
+    ///     never concurrently, even if `strategy` then ignores or queues the stream it makes.
+    /// - Returns: A producer of the inner streams' values; it fails as soon as this producer fails,
+    ///   is interrupted when this producer is, and otherwise ends as `strategy` describes.
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
@@ -281,6 +427,15 @@ extension SignalProducer {
 extension SignalProducer where Error == Never {
     /// Maps each value to a producer and flattens the producers by `strategy`; the result fails
     /// when a running inner producer fails.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner producer for a value; called once for each value, in order
+    ///     and never concurrently, even if `strategy` then ignores or queues the producer it makes.
+    /// - Returns: A producer of the inner producers' values; it fails as soon as a running inner
+    ///   producer fails, is interrupted when this producer is, and otherwise ends as `strategy`
+    ///   describes.
     @inlinable
     public func flatMap<U, F>(
         _ strategy: FlattenStrategy,
@@ -291,6 +446,15 @@ extension SignalProducer where Error == Never {
 
     /// Maps each value to a stream and flattens the streams by `strategy`; the result fails when
     /// a running inner stream fails.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner stream for a value; called once for each value, in order and
+    ///     never concurrently, even if `strategy` then ignores or queues the stream it makes.
+    /// - Returns: A producer of the inner streams' values; it fails as soon as a running inner
+    ///   stream fails, is interrupted when this producer is, and otherwise ends as `strategy`
+    ///   describes.
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,
@@ -300,6 +464,14 @@ extension SignalProducer where Error == Never {
     }
 
     /// Maps each value to a producer that cannot fail and flattens the producers by `strategy`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner producer for a value; called once for each value, in order
+    ///     and never concurrently, even if `strategy` then ignores or queues the producer it makes.
+    /// - Returns: A producer of the inner producers' values; it is interrupted when this producer
+    ///   is, and otherwise ends as `strategy` describes.
     @inlinable
     public func flatMap<U>(
         _ strategy: FlattenStrategy,
@@ -309,6 +481,14 @@ extension SignalProducer where Error == Never {
     }
 
     /// Maps each value to a stream that cannot fail and flattens the streams by `strategy`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner streams run and how their values are forwarded (see
+    ///     `FlattenStrategy`).
+    ///   - transform: Makes the inner stream for a value; called once for each value, in order and
+    ///     never concurrently, even if `strategy` then ignores or queues the stream it makes.
+    /// - Returns: A producer of the inner streams' values; it is interrupted when this producer is,
+    ///   and otherwise ends as `strategy` describes.
     @inlinable
     public func flatMap<Inner: SignalProducerConvertible>(
         _ strategy: FlattenStrategy,

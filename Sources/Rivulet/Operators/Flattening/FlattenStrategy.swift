@@ -2,7 +2,8 @@
 ///
 /// Every strategy forwards a failure of the outer stream or of a running inner stream at once
 /// (E2), and forwards an interruption of the outer stream at once (E4). An inner stream that is
-/// interrupted simply stops: the flattened stream goes on as if that inner stream had completed.
+/// interrupted simply stops: the flattened stream goes on as if that inner stream had completed;
+/// only `.race` and `.throttle`, whose output is one inner stream's events, forward it instead.
 /// Disposing of the flattened stream disposes of the outer stream and of every inner stream (P4).
 public struct FlattenStrategy: Sendable, Hashable, CustomStringConvertible {
     /// The strategies, as the flattening state machine sees them.
@@ -41,6 +42,9 @@ public struct FlattenStrategy: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Completes once the outer stream and every inner stream have completed.
     ///
+    /// - Parameter limit: The most inner streams that run at once; greater than 0 (precondition).
+    /// - Returns: The strategy; `.concurrent(limit: 1)` equals `.concat`, and a limit of
+    ///   `UInt.max` equals `.merge`.
     /// - Precondition: `limit` is greater than zero.
     public static func concurrent(limit: UInt) -> FlattenStrategy {
         precondition(limit > 0, "Rivulet: FlattenStrategy.concurrent(limit:): limit is \(limit); it must be greater than 0")
@@ -56,17 +60,17 @@ public struct FlattenStrategy: Sendable, Hashable, CustomStringConvertible {
     /// Runs the inner streams that arrive until one of them sends its first event; that one wins,
     /// the others are disposed of, and later inner streams are ignored.
     ///
-    /// Completes once the outer stream and the winner have completed. An interrupted contender
-    /// drops out without winning, and an interrupted winner counts as completed (E4); ReactiveSwift
-    /// forwards an inner interruption here instead.
+    /// Completes once the outer stream and the winner have completed. An interruption is an event
+    /// like any other: a contender whose first event is `interrupted` wins, and the interruption of
+    /// the winner interrupts the flattened stream, as in ReactiveSwift.
     public static let race = FlattenStrategy(kind: .race)
 
     /// Ignores every inner stream that arrives while one is running; once the running one
     /// completes, the next inner stream to arrive runs.
     ///
-    /// Completes once the outer stream and the running inner stream (if any) have completed. An
-    /// interrupted inner stream counts as completed (E4); ReactiveSwift forwards an inner
-    /// interruption here instead.
+    /// Completes once the outer stream and the running inner stream (if any) have completed. The
+    /// interruption of the running inner stream interrupts the flattened stream, as in
+    /// ReactiveSwift.
     public static let throttle = FlattenStrategy(kind: .throttle)
 
     /// The strategy's name, as written in code: `merge`, `concat`, `concurrent(limit: 3)`, ….
