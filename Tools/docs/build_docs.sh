@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of Rivulet's three modules, with warnings treated as errors (a
 # symbol link that does not resolve, a parameter documented that does not exist, an article
-# link that goes nowhere), after checking that every public symbol has a doc comment.
+# link that goes nowhere), after checking that every public symbol has a doc comment and every
+# parameter and return value of a public function is documented (Tools/docs/doc_coverage.py).
 #
 #     Tools/docs/build_docs.sh [OUTPUT_DIR]      (default: .build/documentation)
 #
@@ -19,7 +20,7 @@ swift build --build-tests -Xswiftc -warnings-as-errors >/dev/null
 swift package -Xswiftc -warnings-as-errors dump-symbol-graph --skip-synthesized-members --skip-inherited-docs --minimum-access-level public --emit-extension-block-symbols >/dev/null
 graphs=$(dirname "$(ls -d .build/*/symbolgraph/Rivulet.symbols.json)")
 
-python3 Tools/docs/doc_coverage.py "$graphs"
+python3 Tools/docs/doc_coverage.py "$graphs" --require-parameters
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
