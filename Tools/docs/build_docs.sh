@@ -21,6 +21,9 @@ swift package -Xswiftc -warnings-as-errors dump-symbol-graph --skip-synthesized-
 graphs=$(dirname "$(ls -d .build/*/symbolgraph/Rivulet.symbols.json)")
 
 python3 Tools/docs/doc_coverage.py "$graphs" --require-parameters
+# The pages that group Signal's, SignalProducer's and PropertyProtocol's members by family are
+# generated from the graphs: a new operator or a changed signature needs them written again.
+python3 Tools/docs/make_docc_topics.py "$graphs" --check
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
