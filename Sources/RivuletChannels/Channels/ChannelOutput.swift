@@ -120,11 +120,10 @@ final class OutputLink<Value>: @unchecked Sendable {
     /// (A6).
     @inlinable @inline(never)
     func cancel() {
-        guard !stopped.exchangeAcquiringAndReleasing(true) else { return }
-        let consumer = self.consumer.take()
-        consumer?.stop()
+        guard !stopped.exchangeAcquiringAndReleasing(true), let consumer = self.consumer.take() else { return }
+        consumer.stop()
         let output = retainedOutput.take()
-        if let node = self.node.take(), let consumer {
+        if let node = self.node.take() {
             node.detach(consumer)
         }
         // Here, after any lock: the consumer, if nothing else can call it any more, and with it
@@ -136,9 +135,8 @@ final class OutputLink<Value>: @unchecked Sendable {
     /// and let go of the node and a self-retained output.
     @inlinable @inline(never)
     func ended() {
-        guard !stopped.exchangeAcquiringAndReleasing(true) else { return }
-        let consumer = self.consumer.take()
-        consumer?.stop()
+        guard !stopped.exchangeAcquiringAndReleasing(true), let consumer = self.consumer.take() else { return }
+        consumer.stop()
         let released = (node.take(), retainedOutput.take(), consumer)
         withExtendedLifetime(released) {}
     }
