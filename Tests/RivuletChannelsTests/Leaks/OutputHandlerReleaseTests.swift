@@ -70,24 +70,31 @@ import RivuletContracts
             slot.value = output
             return output
         }
+
+        /// A watched output (as `watchedOutput`) whose handler records each value in `seen`, then
+        /// runs `then` with the output's slot; returns weak references to what the handler
+        /// captured and to the output, which only the handler keeps.
+        func watched(
+            _ place: Place, seen: Shared<[Int]>,
+            then: @escaping @Sendable (Int, Slot<ChannelOutput<Int>>) -> Void = { _, _ in }
+        ) -> (captured: WeakBox<Tracked>, output: WeakBox<ChannelOutput<Int>>) {
+            let captured = Tracked()
+            let slot = Slot<ChannelOutput<Int>>()
+            let output = watchedOutput(place, captured: captured, slot: slot) { value in
+                seen.withLock { $0.append(value) }
+                then(value, slot)
+            }
+            return (WeakBox(captured), WeakBox(output))
+        }
     }
 
     @Test(
         "A6 an output cancelled from inside its handler lets go of the handler, which kept the output", arguments: Place.allCases)
     func cancelledFromInside(_ place: Place) {
         let subject = Subject(place)
-        let watch: WeakBox<Tracked>
-        let outputWatch: WeakBox<ChannelOutput<Int>>
         let seen = Shared<[Int]>([])
-        do {
-            let captured = Tracked()
-            watch = WeakBox(captured)
-            let slot = Slot<ChannelOutput<Int>>()
-            let output = subject.watchedOutput(place, captured: captured, slot: slot) { value in
-                seen.withLock { $0.append(value) }
-                if value == 3 { slot.value?.cancel() }
-            }
-            outputWatch = WeakBox(output)
+        let (watch, outputWatch) = subject.watched(place, seen: seen) { value, slot in
+            if value == 3 { slot.value?.cancel() }
         }
         for value in 1...2 { subject.input.send(value: value) }
         #expect(!watch.isReleased)
@@ -179,17 +186,8 @@ import RivuletContracts
     @Test("A6 an output whose channel ends lets go of its handler, which kept the output", arguments: Place.allCases)
     func endedOutput(_ place: Place) {
         let subject = Subject(place)
-        let watch: WeakBox<Tracked>
-        let outputWatch: WeakBox<ChannelOutput<Int>>
         let seen = Shared<[Int]>([])
-        do {
-            let captured = Tracked()
-            watch = WeakBox(captured)
-            let output = subject.watchedOutput(place, captured: captured, slot: Slot()) { value in
-                seen.withLock { $0.append(value) }
-            }
-            outputWatch = WeakBox(output)
-        }
+        let (watch, outputWatch) = subject.watched(place, seen: seen)
         subject.input.send(value: 1)
         subject.input.send(value: 2)
         #expect(!watch.isReleased)
@@ -259,23 +257,19 @@ import RivuletContracts
         let (input, channel) = Channel<Int>.createMultiInput()
         let multi = channel.multicast()
         let other = multi.subscribe { _ in }
-        let untilEnd: WeakBox<Tracked>
-        let untilFalse: WeakBox<Tracked>
-        do {
-            let first = Tracked()
-            untilEnd = WeakBox(first)
-            multi.subscribeWhile { _ in
-                _ = first
-                return true
-            }
-            let second = Tracked()
-            untilFalse = WeakBox(second)
+        // A self-retained output whose handler answers `false` at `stopAt` (never if `nil`).
+        func watchedWhile(stoppingAt stopAt: Int?) -> WeakBox<Tracked> {
+            let captured = Tracked()
             multi.subscribeWhile { result in
-                _ = second
-                if case .success(3) = result { return false }
-                return true
+                _ = captured
+                guard let stopAt, case let .success(value) = result else { return true }
+                return value != stopAt
             }
+            return WeakBox(captured)
         }
+        let untilEnd = watchedWhile(stoppingAt: nil)
+        // The third value reaches it without its branch's turn.
+        let untilFalse = watchedWhile(stoppingAt: 3)
         for value in 1...3 { input.send(value: value) }
         #expect(untilFalse.isReleased)
         #expect(!untilEnd.isReleased)
