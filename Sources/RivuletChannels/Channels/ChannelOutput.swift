@@ -72,7 +72,9 @@ extension ChannelOutput: @unchecked Sendable {}
 //
 // The price is one object more per output than a consumer that is its own link (a
 // `subscribeValues` output without a context: output, link, consumer); `subscribe`'s consumer no
-// longer needs a closure context for its handler, so it allocates as many as before.
+// longer needs a closure context for its handler, so it allocates no more than before. Measured
+// with `compare` (issue 19): the same instructions per value as before (C1–C3), and about 450
+// more per subscribe + cancel cycle (C4: 1152 → 1606, one allocation more, 110 → 150–170 ns).
 
 /// The output's side of an output's consumer: whether the output stopped, the node it is attached
 /// to (to detach it), the consumer (until the output stops) and, for `subscribeWhile`, the output
