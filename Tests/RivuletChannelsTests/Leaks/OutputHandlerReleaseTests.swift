@@ -279,18 +279,19 @@ import RivuletContracts
     }
 
     @Test(
-        "A9 stress: outputs cancelled from a third thread and from inside their handlers while two threads send all let go of their handlers"
-    )
-    func releasedUnderLoad() {
+        "A9 stress: outputs cancelled from a third thread or from inside their handlers, or ended, while two threads send, all let go of their handlers",
+        arguments: [false, true])
+    func releasedUnderLoad(onHops: Bool) {
         let released = Shared(0)
         let violations = Shared<[String]>([])
         var made = 0
-        for round in 0..<100 {
+        for round in 0..<(onHops ? 40 : 100) {
             let (input, channel) = Channel<Int>.createMultiInput()
             let multi = channel.multicast()
             let other = multi.subscribe { _ in }
-            // Outputs 0, 3, 6 … cancel themselves from inside; the others are cancelled by the
-            // third thread. Each handler keeps its own output, and an object whose deinit counts.
+            // Outputs 0, 3, 6 … cancel themselves from inside, 1, 4, 7 … are cancelled by the third
+            // thread, and the others end. Each handler keeps its own output, and an object whose
+            // deinit counts. On hops, each output's handler runs on a serial queue of its own.
             let slots = (0..<12).map { _ in Slot<ChannelOutput<Int>>() }
             for (index, slot) in slots.enumerated() {
                 let counted = DeinitCounted(released)
@@ -308,16 +309,17 @@ import RivuletContracts
                         cancelled.set(true)
                     }
                 }
+                let context: Exec = onHops ? .global : .direct
                 slot.value =
                     index % 2 == 0
-                    ? multi.subscribeValues(handler)
-                    : multi.subscribe { if case let .success(value) = $0 { handler(value) } }
+                    ? multi.subscribeValues(context: context, handler)
+                    : multi.subscribe(context: context) { if case let .success(value) = $0 { handler(value) } }
                 made += 1
             }
             let finished = withWatchdog(seconds: 300, "round \(round)") {
                 runConcurrently(3) { thread in
                     if thread == 2 {
-                        for (index, slot) in slots.enumerated() where index % 3 != 0 {
+                        for (index, slot) in slots.enumerated() where index % 3 == 1 {
                             slot.value?.cancel()
                             for _ in 0..<(index % 4) { _ = Thread.current }
                         }
@@ -327,13 +329,14 @@ import RivuletContracts
                 }
             }
             #expect(finished)
-            // Every output stopped: each was cancelled, by the third thread or by itself (each
-            // sender's values reach every threshold).
-            #expect(slots.allSatisfy { $0.value?.isClosed == true }, "round \(round)")
+            input.complete()
+            // Every output stops: cancelled by the third thread, by itself (each sender's values
+            // reach every threshold), or by the end (on a hop, once its drain delivered it).
+            waitUntil { slots.allSatisfy { $0.value?.isClosed == true } }
             withExtendedLifetime(other) {}
         }
         // Every handler, with its object, is released by whichever thread held the last path to
-        // its consumer; all have returned, so this holds at once, but the wait is a guard.
+        // its consumer: at once without hops, once each drain is done with them on hops.
         waitUntil { released.current == made }
         #expect(released.current == made)
         #expect(violations.current == [])
