@@ -44,6 +44,15 @@ private func expectSameMemory<Object: AnyObject>(
         expectSameMemory(base, \.stoppedStorage, base.stopped)
     }
 
+    @Test func anOutputLinksFlagIsItsFirstStoredProperty() {
+        let link = OutputLink<Int>()
+        expectSameMemory(link, \.stoppedStorage, link.stopped)
+        let consumer = OutputConsumer<Int>(valueHandler: { _ in })
+        expectSameMemory(consumer.link, \.stoppedStorage, consumer.link.stopped)
+        expectSameMemory(consumer, \.stoppedStorage, consumer.stopped)
+        consumer.link.cancel()
+    }
+
     @Test func forwardersFlagsAreTheirFirstStoredProperty() {
         let (_, channel) = Channel<Int>.create()
         let junction = JunctionForwarder(junction: channel.junction(), target: channel, generation: 1)

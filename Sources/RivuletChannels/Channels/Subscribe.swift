@@ -14,11 +14,11 @@ extension Channel {
     public func subscribe(
         context: Exec = .direct, _ handler: @escaping @Sendable (Result<Value, ChannelEnd>) -> Void
     ) -> ChannelOutput<Value> where Value: Sendable {
-        let link = OutputLink<Value>(context: context) {
+        let consumer = OutputConsumer<Value>(context: context) {
             handler($0)
             return true
         }
-        return attachOutput(link, keepingItAlive: false)
+        return attachOutput(consumer, keepingItAlive: false)
     }
 
     /// Attaches an output that calls `handler` with every value; the end is not reported.
@@ -31,7 +31,7 @@ extension Channel {
     public func subscribeValues(
         context: Exec = .direct, _ handler: @escaping @Sendable (Value) -> Void
     ) -> ChannelOutput<Value> where Value: Sendable {
-        attachOutput(OutputLink.values(on: context, handler: handler), keepingItAlive: false)
+        attachOutput(OutputConsumer.values(on: context, handler: handler), keepingItAlive: false)
     }
 
     /// Attaches an output that keeps itself alive until `handler` returns `false` or an end
@@ -44,21 +44,21 @@ extension Channel {
     public func subscribeWhile(
         context: Exec = .direct, _ handler: @escaping @Sendable (Result<Value, ChannelEnd>) -> Bool
     ) where Value: Sendable {
-        _ = attachOutput(OutputLink(context: context, handler: handler), keepingItAlive: true)
+        _ = attachOutput(OutputConsumer(context: context, handler: handler), keepingItAlive: true)
     }
 
     @inlinable
     func attachOutput(
-        _ link: OutputLink<Value>, keepingItAlive: Bool
+        _ consumer: OutputConsumer<Value>, keepingItAlive: Bool
     ) -> ChannelOutput<Value> {
-        let output = ChannelOutput(link: link)
+        let output = ChannelOutput(link: consumer.link)
         // Set before any result can arrive, so that the self-retained output is let go only by
         // its handler's answer or the end.
-        if keepingItAlive { link.keepAlive(output) }
+        if keepingItAlive { consumer.link.keepAlive(output) }
         // The outcome alone: an output does not need the node back (its link records it).
-        let outcome = if let connector { connector(link, nil).outcome } else { attach(link, run: nil) }
+        let outcome = if let connector { connector(consumer, nil).outcome } else { attach(consumer, run: nil) }
         if case .attached = outcome { return output }
-        Self.refuse(link, outcome)
+        Self.refuse(consumer, outcome)
         return output
     }
 
@@ -66,14 +66,14 @@ extension Channel {
     /// that `attachOutput` stays small enough to inline: an output that does not escape then
     /// needs no allocation.
     @inlinable @inline(never)
-    static func refuse(_ link: OutputLink<Value>, _ outcome: AttachOutcome) {
+    static func refuse(_ consumer: OutputConsumer<Value>, _ outcome: AttachOutcome) {
         switch outcome {
         case .attached:
             break
         case .duplicate:
-            link.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), true)
+            consumer.receive(.failure(.other(ChannelBindError<Value>.duplicate(nil))), true)
         case let .ended(end):
-            link.receive(.failure(end), true)
+            consumer.receive(.failure(end), true)
         }
     }
 }
