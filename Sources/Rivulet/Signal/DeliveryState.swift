@@ -254,13 +254,17 @@ struct DeliveryState<Value, Error: Swift.Error> {
 
     /// Adds `attachment` unless the signal has terminated (the caller then sends it `interrupted`).
     /// While a turn is held, the attachment waits for the owner to add it between two events.
+    ///
+    /// `attachment` is retained by the caller: the list or the pending change takes over that +1,
+    /// unless the signal has terminated, in which case the caller keeps it (and releases it after
+    /// the lock).
     @inlinable
-    mutating func add(_ attachment: Attachment, owner: TurnOwner) -> Bool {
+    mutating func add(retained attachment: Unmanaged<Attachment>, owner: TurnOwner) -> Bool {
         if case .terminated = lifecycle { return false }
         if owner == .none {
-            observers.append(attachment)
+            observers.append(retained: attachment)
         } else {
-            pendingChanges.append(.attach(attachment))
+            pendingChanges.append(.attach(attachment.takeRetainedValue()))
         }
         return true
     }

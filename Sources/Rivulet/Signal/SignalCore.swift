@@ -204,9 +204,20 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     }
 
     /// Adds `attachment` unless the signal has terminated.
+    ///
+    /// The caller's reference moves into the list (or into the pending change) as it is: taken
+    /// as a +1 here, before the lock, where the compiler pairs it with the end of the argument's
+    /// lifetime and emits neither, instead of a retain under the lock for the list and a release
+    /// after it for the argument (two atomic operations per observe).
     @inlinable
-    func attach(_ attachment: ObserverAttachment<Value, Error>) -> Bool {
-        withTransition { $0.add(attachment, owner: $1) }
+    func attach(_ attachment: __owned ObserverAttachment<Value, Error>) -> Bool {
+        let retained = Unmanaged.passRetained(consume attachment)
+        guard withTransition({ $0.add(retained: retained, owner: $1) }) else {
+            // Released after the lock: the attachment holds the observer's closure (O7).
+            retained.release()
+            return false
+        }
+        return true
     }
 
     /// Detaches the observer that `handle` identifies, if it is still attached.
