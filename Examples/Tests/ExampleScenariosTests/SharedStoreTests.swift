@@ -1,4 +1,3 @@
-import Dispatch
 import ExampleScenarios
 import Rivulet
 import Testing
@@ -40,74 +39,25 @@ import Testing
     }
 
     /// Writers on several threads, readers of each key, a reader of the whole store, and readers
-    /// that join and leave on other threads while the writes go on.
+    /// that join and leave on other threads while the writes go on (`SharedStoreExercise`).
     @Test func concurrentWritersAndReadersSeeEveryChangeInOrderAndNoTornState() {
         let writers = 4
         let writesPerWriter = 500
         let visitingThreads = 2
-        let store = SharedStore<String, Int>()
-        let keys = (0..<writers).map { "writer \($0)" }
-
-        let logs = keys.map { _ in Atomic<[Int?]>([]) }
-        let keyReaders = zip(keys, logs).map { key, log in
-            store.value(forKey: key).producer.startWithValues { value in log.modify { $0.append(value) } }
-        }
-        let states = Atomic(0)
-        let tornStates = Atomic(0)
-        let storeReader = store.entries.producer.startWithValues { entries in
-            states.modify { $0 += 1 }
-            let sum = keys.reduce(0) { $0 + (entries[$1] ?? 0) }
-            if sum != entries["total"] ?? 0 { tornStates.modify { $0 += 1 } }
-        }
-        let visits = Atomic(0)
-        let badVisits = Atomic<[String]>([])
-        let writersDone = Atomic(0)
-
-        DispatchQueue.concurrentPerform(iterations: writers + visitingThreads) { thread in
-            if thread < writers {
-                for count in 1...writesPerWriter {
-                    store.update { entries in
-                        entries[keys[thread]] = count
-                        entries["total", default: 0] += 1
-                    }
-                }
-                writersDone.modify { $0 += 1 }
-                return
-            }
-            // Readers join and leave, one after another, until the writers are done: the first value
-            // each sees is never older than the one read before it joined, and the values only grow.
-            var visit = 0
-            while writersDone.value < writers || visit < 10 {
-                let key = keys[(thread + visit) % writers]
-                let before = store[key] ?? 0
-                let seen = Atomic<[Int]>([])
-                let reader = store.value(forKey: key).producer.startWithValues { value in
-                    seen.modify { $0.append(value ?? 0) }
-                }
-                reader.dispose()
-                let values = seen.value
-                let increasing = zip(values, values.dropFirst()).allSatisfy { $0 < $1 }
-                if values.isEmpty || values[0] < before || !increasing {
-                    badVisits.modify { $0.append("\(key): read \(before) before joining, then saw \(values)") }
-                }
-                visit += 1
-            }
-            visits.modify { $0 += visit }
-        }
-        keyReaders.forEach { $0.dispose() }
-        storeReader.dispose()
+        let report = SharedStoreExercise.run(
+            writers: writers, writesPerWriter: writesPerWriter, visitingThreads: visitingThreads, minimumVisits: 10)
 
         let everyValue: [Int?] = [nil] + (1...writesPerWriter).map { $0 }
-        for (key, log) in zip(keys, logs) {
+        for key in report.keys {
             // Compared first, so that a failure prints a count rather than 500 values.
-            let sawEveryValueInOrder = log.value == everyValue
-            #expect(sawEveryValueInOrder, "the reader of \(key) saw \(log.value.count) values")
-            #expect(store[key] == writesPerWriter)
+            let sawEveryValueInOrder = report.keyLogs[key] == everyValue
+            #expect(sawEveryValueInOrder, "the reader of \(key) saw \(report.keyLogs[key]?.count ?? 0) values")
+            #expect(report.finalValues[key] == writesPerWriter)
         }
-        #expect(store["total"] == writers * writesPerWriter)
-        #expect(states.value == 1 + writers * writesPerWriter)
-        #expect(tornStates.value == 0)
-        #expect(visits.value >= 10 * visitingThreads)
-        #expect(badVisits.value.isEmpty)
+        #expect(report.total == writers * writesPerWriter)
+        #expect(report.statesSeen == 1 + writers * writesPerWriter)
+        #expect(report.tornStates == 0)
+        #expect(report.visits >= 10 * visitingThreads)
+        #expect(report.badVisits.isEmpty)
     }
 }

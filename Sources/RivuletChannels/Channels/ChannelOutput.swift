@@ -81,7 +81,8 @@ extension ChannelOutput: @unchecked Sendable {}
 /// it keeps alive.
 @usableFromInline
 final class OutputLink<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `stopped` is atomic. The consumer is set by the consumer's `init`,
+    // @unchecked Sendable: no lock of its own; `stopped` is atomic, and the node's lock orders the
+    // rest. The consumer is set by the consumer's `init`,
     // before the link is shared. The attachment (`node`, `retainedOutput`) is written before any
     // other thread can reach the link (`keepAlive` before connecting, `attached` before any
     // result: under the node's lock, or by the activating thread while it holds the node's turn).
@@ -149,9 +150,11 @@ final class OutputLink<Value>: @unchecked Sendable {
 /// stopped, and the handler with it (see above).
 @usableFromInline
 final class OutputConsumer<Value>: ChannelConsumer<Value>, @unchecked Sendable {
-    // @unchecked Sendable: `stopped` (the consumer's) is atomic, set once by the link that stops
-    // the output; `link`, the handler and `hop` are set in `init`, before the consumer is shared.
-    // For any `Value`: as `OutputLink`.
+    // @unchecked Sendable: no lock of its own is needed. `stopped` (the consumer's) is atomic, set
+    // once by the link that stops the output; `link`, the handler and `hop` are set in `init`,
+    // before the consumer is shared, and never written again. Calls of the handler are serialised
+    // by whoever calls the consumer: the node's turn (claimed through the node's lock), a multi
+    // branch's turn, or the hop's serial drain. For any `Value`: as `OutputLink`.
     /// The output's side, told when the handler returned `false` or the end arrived.
     @usableFromInline let link: OutputLink<Value>
     /// Unchecked exclusivity: set once in `init`, read-only afterwards.
