@@ -6,7 +6,7 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 python3 Tools/CombiningFamilies/generate.py "$out"
 status=0
-for file in CombineLatest+Signal.swift CombineLatest+SignalProducer.swift Zip+Signal.swift Zip+SignalProducer.swift; do
+for file in CombineLatest.swift Zip.swift; do
     if ! diff -u "Sources/Rivulet/Operators/Combining/$file" "$out/$file"; then
         echo "error: Sources/Rivulet/Operators/Combining/$file differs from its generator;" \
             "run python3 Tools/CombiningFamilies/generate.py" >&2
