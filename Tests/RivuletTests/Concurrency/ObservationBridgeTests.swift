@@ -629,17 +629,6 @@ private final class UncheckedBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// Polls `condition` until it holds, for at most `seconds` (a bound against a hang, not a timing
-/// assertion); returns whether it held.
-private func waitUntil(seconds: Double = 300, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        usleep(200)
-    }
-    return true
-}
-
 /// Polls `condition` on the main actor, letting it run other work in between, until it holds, for
 /// at most `seconds` (a bound against a hang, not a timing assertion); returns whether it held.
 @MainActor

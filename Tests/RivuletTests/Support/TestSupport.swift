@@ -178,3 +178,14 @@ let isRunningUnderAMemorySanitizer: Bool = {
     return false
     #endif
 }()
+
+/// Polls `condition` until it holds, for at most `seconds` (a bound against a hang, not a timing
+/// assertion); returns whether it held.
+func waitUntil(seconds: Double = 300, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(200)
+    }
+    return true
+}

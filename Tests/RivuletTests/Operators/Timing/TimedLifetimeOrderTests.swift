@@ -517,6 +517,11 @@ private final class Trace: Sendable {
                 _ = terminal.wait(timeout: .now() + 300)
             }
             #expect(finished)
+            // The terminal event can reach the observer before the source's lifetime ends: when the
+            // disposal is queued for the scheduler's thread, which holds the delay stage's turn,
+            // that thread sends `interrupted` down first and ends the source afterwards. So wait
+            // for the end (it must come), then check that it came once.
+            #expect(waitUntil { upstreamEnds.value >= 1 })
             #expect(upstreamEnds.value == 1)
         }
     }
