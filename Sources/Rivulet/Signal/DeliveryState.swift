@@ -309,15 +309,17 @@ struct DeliveryState<Value, Error: Swift.Error> {
         return removal
     }
 
-    /// The attached observer, or the one waiting to be attached, that `handle` detaches; not
-    /// retained, so valid only while the lock is held.
+    /// The attached observer, or the one waiting to be attached, that `handle` detaches: the
+    /// newest carrying its address (see `ObserverAttachment.handle`), so those waiting to be
+    /// attached first, from the last. Not retained, so valid only while the lock is held.
     @inlinable
     func attachment(detachedBy handle: UInt) -> Unmanaged<Attachment>? {
-        if let attached = observers.first(detachedBy: handle) { return attached }
-        for case let .attach(attachment) in pendingChanges where attachment.isDetached(by: handle) {
-            return Unmanaged.passUnretained(attachment)
+        if !pendingChanges.isEmpty {
+            for case let .attach(attachment) in pendingChanges.reversed() where attachment.isDetached(by: handle) {
+                return Unmanaged.passUnretained(attachment)
+            }
         }
-        return nil
+        return observers.last(detachedBy: handle)
     }
 
     /// Applies the observer changes requested during the turn; called by the owner between events.

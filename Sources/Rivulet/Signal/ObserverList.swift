@@ -129,14 +129,15 @@ struct ObserverList<Value, Error: Swift.Error> {
             .takeRetainedValue()
     }
 
-    /// The observer that `handle` detaches, if it is in the list; not retained (the list keeps it).
+    /// The newest observer that `handle` detaches, if one is in the list (see
+    /// `ObserverAttachment.handle`); not retained (the list keeps it).
     @inlinable
-    func first(detachedBy handle: UInt) -> Unmanaged<Attachment>? {
+    func last(detachedBy handle: UInt) -> Unmanaged<Attachment>? {
         guard let buffer else {
             guard let head = first else { return nil }
             return head._withUnsafeGuaranteedRef { $0.isDetached(by: handle) } ? head : nil
         }
-        return buffer._withUnsafeGuaranteedRef { $0.first(detachedBy: handle) }
+        return buffer._withUnsafeGuaranteedRef { $0.last(detachedBy: handle) }
     }
 
     /// Empties the list and returns its observers, in order.
@@ -214,7 +215,7 @@ final class ObserverBuffer<Value, Error: Swift.Error>: ManagedBuffer<Int, UInt> 
 
     /// Reads the slots (the attachments' addresses, each retained by hand) and the count with
     /// plain loads, never an `inout` access: the turn's owner reads them without the lock while a
-    /// lock holder may read them too (`first(detachedBy:)`), and Thread Sanitizer treats an
+    /// lock holder may read them too (`last(detachedBy:)`), and Thread Sanitizer treats an
     /// `inout` access as a write. Only reads happen concurrently: the slots change only under the
     /// lock, by the turn's owner or while no turn is held (see `DeliveryState`).
     @inlinable
@@ -291,11 +292,11 @@ final class ObserverBuffer<Value, Error: Swift.Error>: ManagedBuffer<Int, UInt> 
         }
     }
 
-    /// The attachment that `handle` detaches, if any; not retained (the buffer keeps it).
+    /// The newest attachment that `handle` detaches, if any; not retained (the buffer keeps it).
     @inlinable
-    func first(detachedBy handle: UInt) -> Unmanaged<Attachment>? {
+    func last(detachedBy handle: UInt) -> Unmanaged<Attachment>? {
         readSlots { slots, count in
-            for index in 0..<count {
+            for index in (0..<count).reversed() {
                 let attachment = Unmanaged<Attachment>.fromOpaque(UnsafeRawPointer(bitPattern: slots[index]).unsafelyUnwrapped)
                 if attachment._withUnsafeGuaranteedRef({ $0.isDetached(by: handle) }) {
                     return attachment

@@ -40,8 +40,8 @@ extension Signal {
     ///   terminated.
     @inlinable
     @discardableResult
-    public func observeValues(_ action: sending @escaping (Value) -> Void) -> Disposable? {
-        core.observe(values: action)
+    public func observeValues(_ action: __owned sending @escaping (Value) -> Void) -> Disposable? {
+        core.observe(values: consume action)
     }
 
     /// Runs `action` when the signal completes.

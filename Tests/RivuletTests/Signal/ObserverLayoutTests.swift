@@ -3,8 +3,8 @@ import Testing
 @testable import Rivulet
 import RivuletContracts
 
-/// The one-slot `ObserverAttachment` (an observer of values keeps its `(Value) -> Void` closure in
-/// the slot declared `(Event) -> Void`, read back through `ValuesObserverAttachment`) and the
+/// The two kinds of `ObserverAttachment` (an observer of values keeps the user's `(Value) -> Void`
+/// closure itself, told apart by a bit beside the handle's address) and the
 /// one-word `Signal.Observer` (an input observer's word is its signal's storage, any other's an
 /// `ObserverAction`): both kinds deliver what they should, before and after they are detached,
 /// with values of every shape, and release what they hold.
@@ -138,17 +138,20 @@ import RivuletContracts
         #expect(log.entries == ["first 1", "first 2"])
     }
 
-    @Test func anAttachmentKeepsItsKindBesideItsHandleAndReleasesTheHandle() {
+    @Test func anAttachmentKeepsItsKindBesideItsHandleWithoutRetainingIt() {
         typealias Attachment = ObserverAttachment<String, Failure>
         let log = Log()
         let (signal, input) = Signal<String, Failure>.pipe()
         weak var weakHandle: ObservationHandle<String, Failure>?
+        let values: Attachment
         do {
             let handle = ObservationHandle(core: signal.core)
             weakHandle = handle
-            let values = Attachment(values: { log.entries.append("values \($0)") }, handle: handle)
-            let events = Attachment(action: { log.entries.append("events \($0)") }, handle: nil)
-            #expect(values.handle.loadRelaxed() & Attachment.valuesKind != 0)
+            values = ValuesObserverAttachment(values: { log.entries.append("values \($0)") }, handle: handle)
+            let events: Attachment = EventObserverAttachment(action: { log.entries.append("events \($0)") }, handle: nil)
+            #expect(values.observesValues)
+            #expect(!events.observesValues)
+            #expect(values.handle.loadRelaxed() == handle.address | Attachment.valuesKind)
             #expect(events.handle.loadRelaxed() == Attachment.internalHandle)
             #expect(values.isDetached(by: handle.address))
             #expect(!events.isDetached(by: handle.address))
@@ -161,30 +164,44 @@ import RivuletContracts
             #expect(values.isDetached(by: handle.address))
             values.deliver(.value("d"))
             events.deliver(.value("e"))
-            handle.dispose()
         }
-        // The attachment held the only reference to its handle.
+        // The attachment carries its handle's address, not a reference: the handle is gone.
         #expect(weakHandle == nil)
         #expect(log.entries == ["values a", "events VALUE b", "events COMPLETED"])
-        withExtendedLifetime(input) {}
+        withExtendedLifetime((input, values)) {}
     }
 
-    @Test func theViewOfAnObserverOfValuesReadsTheSlotTheAttachmentWrote() {
-        typealias Attachment = ObserverAttachment<Wide, Failure>
+    @Test func aDisposalDetachesTheNewestObserverCarryingItsHandlesAddress() throws {
+        // A handle released without being disposed of leaves its observer attached, and a later
+        // handle may get its address. Both attachments then carry one address; the later
+        // handle's disposal must detach its own observer, the newest, and leave the older one.
         let log = Log()
-        let attachment = Attachment(values: { log.entries.append("\($0.first) \($0.numbers)") }, handle: nil)
-        let view = Unmanaged<ValuesObserverAttachment<Wide, Failure>>.fromOpaque(
-            Unmanaged.passUnretained(attachment).toOpaque())
-        // The handle word is where both classes say it is, and so is the closure: called through
-        // the view, it is the attachment's closure that runs, with the value intact.
-        #expect(view._withUnsafeGuaranteedRef { $0.handleStorage.value } == attachment.handleStorage.value)
-        #expect(attachment.handleStorage.value == Attachment.internalHandle | Attachment.valuesKind)
-        view._withUnsafeGuaranteedRef {
-            $0.action(Wide(first: "through the view", numbers: [1, 2, 3], flag: true, fourth: 4, fifth: 5))
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let handle = ObservationHandle(core: signal.core)
+        let older = ValuesObserverAttachment<Int, Never>(values: { log.entries.append("older \($0)") }, handle: handle)
+        let newer = ValuesObserverAttachment<Int, Never>(values: { log.entries.append("newer \($0)") }, handle: handle)
+        #expect(signal.core.attach(older))
+        #expect(signal.core.attach(newer))
+        input.send(value: 1)
+        handle.dispose()
+        input.send(value: 2)
+        #expect(log.entries == ["older 1", "newer 1", "older 2"])
+        #expect(signal.core.observerCount == 1)
+        // The same while a delivery holds the turn: the disposal waits in the pending changes.
+        let (second, secondInput) = Signal<Int, Never>.pipe()
+        let secondHandle = ObservationHandle(core: second.core)
+        let first = ValuesObserverAttachment<Int, Never>(values: { log.entries.append("first \($0)") }, handle: secondHandle)
+        #expect(second.core.attach(first))
+        second.observeValues { value in
+            guard value == 3 else { return }
+            let late = ValuesObserverAttachment<Int, Never>(values: { log.entries.append("late \($0)") }, handle: secondHandle)
+            #expect(second.core.attach(late))
+            secondHandle.dispose()
         }
-        attachment.deliver(.value(Wide(first: "delivered", numbers: [], flag: false, fourth: 0, fifth: 0)))
-        #expect(log.entries == ["through the view [1, 2, 3]", "delivered []"])
-        withExtendedLifetime(attachment) {}
+        secondInput.send(value: 3)
+        secondInput.send(value: 4)
+        #expect(Array(log.entries.dropFirst(3)) == ["first 3", "first 4"])
+        withExtendedLifetime(input) {}
     }
 
     @Test func anInputObserverSendsToItsSignalAndOthersRunTheirClosure() {
