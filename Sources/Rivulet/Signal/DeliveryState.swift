@@ -291,15 +291,22 @@ struct DeliveryState<Value, Error: Swift.Error> {
     @inlinable
     mutating func remove(handle: UInt, owner: TurnOwner) -> Removal {
         var removal = Removal()
-        // Not retained: the list, or the pending change, keeps it while the lock is held.
-        guard let attachment = attachment(detachedBy: handle) else { return removal }
-        attachment._withUnsafeGuaranteedRef { $0.markDetached() }
-        if owner != .none {
-            pendingChanges.append(.detach(attachment.takeUnretainedValue()))
-            return removal
+        if owner == .none, pendingChanges.isEmpty {
+            // Nobody delivers and nothing waits to be attached: found and removed in one pass.
+            guard let removed = observers.removeNewest(detachedBy: handle) else { return removal }
+            removed.markDetached()
+            removal.observer = removed
+        } else {
+            // Not retained: the list, or the pending change, keeps it while the lock is held.
+            guard let attachment = attachment(detachedBy: handle) else { return removal }
+            attachment._withUnsafeGuaranteedRef { $0.markDetached() }
+            if owner != .none {
+                pendingChanges.append(.detach(attachment.takeUnretainedValue()))
+                return removal
+            }
+            guard let removed = observers.remove(address: UInt(bitPattern: attachment.toOpaque())) else { return removal }
+            removal.observer = removed
         }
-        guard let removed = observers.remove(address: UInt(bitPattern: attachment.toOpaque())) else { return removal }
-        removal.observer = removed
         if !isSignalReachable {
             var turn = Turn(event: nil)
             disposeSilentlyIfAbandoned(into: &turn)

@@ -129,6 +129,19 @@ struct ObserverList<Value, Error: Swift.Error> {
             .takeRetainedValue()
     }
 
+    /// Removes the newest observer that `handle` detaches and returns it (see `last(detachedBy:)`
+    /// and `remove(_:)`), or `nil` if none is in the list.
+    @inlinable
+    mutating func removeNewest(detachedBy handle: UInt) -> Attachment? {
+        guard let buffer else {
+            guard let head = first, head._withUnsafeGuaranteedRef({ $0.isDetached(by: handle) }) else { return nil }
+            bits = 0
+            return head.takeRetainedValue()
+        }
+        guard let found = buffer._withUnsafeGuaranteedRef({ $0.last(detachedBy: handle) }) else { return nil }
+        return remove(address: UInt(bitPattern: found.toOpaque()))
+    }
+
     /// The newest observer that `handle` detaches, if one is in the list (see
     /// `ObserverAttachment.handle`); not retained (the list keeps it).
     @inlinable

@@ -3,8 +3,9 @@ import Testing
 
 @testable import Rivulet
 
-/// `Locked`'s lock (a `WordLock` on Linux, `os_unfair_lock` on Apple platforms): mutual
-/// exclusion under contention, and a thread that had to go to sleep is woken by the unlock.
+/// `Locked`'s lock (a `WordLock` on Linux, `os_unfair_lock` on Apple platforms) and a mailbox's
+/// lock (its turn word): mutual exclusion under contention, and a thread that had to go to sleep
+/// is woken by the unlock.
 @Suite(.checksLiveObjects) struct WordLockTests {
     @Test func concurrentIncrementsUnderTheLockAreNeverLost() {
         let counter = Locked(0)
@@ -30,10 +31,91 @@ import Testing
         #expect(shared.storage.withLock { $0.count } == 80_000)
     }
 
+    @Test func aMailboxsTailIsItsTurnWordAlone() {
+        // The turn word is the mailbox's lock too: no lock of its own beside it.
+        #expect(MemoryLayout<MailboxSynchronization>.stride == 8)
+    }
+
+    @Test func aMailboxsLockAndTurnKeepTheirExclusionWhenMixed() {
+        // Threads mixing `withLock`, `withTurnLock` and the uncontended claim and release. Lock
+        // holders increment the state, turn owners a counter of their own, each with a plain
+        // read-modify-write: a lost update means two lock holders, or two turn owners, were
+        // inside at once. A turn owner whose release fails (a lock holder froze the word) gives
+        // the turn back under the lock; one that finds the turn held takes it under the lock when
+        // it is free.
+        let shared = SharedStorage(storage: MailboxStorage.make(CountingState()))
+        let turnCounter = SharedCounter()
+        let rounds = 20_000
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            let thread = ThreadID.current
+            for round in 0..<rounds {
+                switch (round &+ worker) % 3 {
+                case 0:
+                    shared.storage.withLock { $0.count += 1 }
+                case 1:
+                    shared.storage.withTurnLock { state, _ in state.count += 1 }
+                default:
+                    var owns = shared.storage.claimTurnIfIdle(thread)
+                    if !owns {
+                        owns = shared.storage.withTurnLock { state, owner in
+                            guard owner == .none else {
+                                state.missed += 1
+                                return false
+                            }
+                            owner = TurnOwner(thread)
+                            return true
+                        }
+                    }
+                    guard owns else { continue }
+                    turnCounter.value += 1
+                    if !shared.storage.releaseTurnIfUncontended(thread) {
+                        shared.storage.withTurnLock { _, owner in
+                            precondition(owner == TurnOwner(thread), "the turn changed hands while owned")
+                            owner = .none
+                        }
+                    }
+                }
+            }
+        }
+        let (count, missed) = shared.storage.withLock { ($0.count, $0.missed) }
+        let lockRounds = (0..<4).reduce(0) { total, worker in
+            total + (0..<rounds).filter { ($0 &+ worker) % 3 != 2 }.count
+        }
+        #expect(count == lockRounds)
+        #expect(turnCounter.value + missed == 4 * rounds - lockRounds)
+        #expect(shared.storage.withUnsafeMutablePointerToElements { MailboxSynchronization.turn($0).loadRelaxed() } == 0)
+    }
+
     #if !canImport(Darwin)
-    @Test func theLockIsFourBytesAndAMailboxsTailSixteen() {
+    @Test func theLockIsFourBytes() {
         #expect(MemoryLayout<PlatformLock>.size == 4)
-        #expect(MemoryLayout<MailboxSynchronization>.stride == 16)
+    }
+
+    @Test func aThreadAsleepOnAMailboxsLockIsWokenByTheUnlock() {
+        let storage = SharedStorage(storage: MailboxStorage.make(CountingState()))
+        let turnWord = storage.storage.withUnsafeMutablePointerToElements { MailboxSynchronization.turn($0) }
+        let held = MailboxTurnWord.lock(turnWord)
+        #expect(held == 0)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            storage.storage.withTurnLock { state, _ in state.count += 1 }
+            finished.signal()
+        }
+        // The contender sets the sleepers bit once it stops spinning; wait for that, so that the
+        // unlock below must wake it from the parking lot.
+        let sleepers = MailboxTurnWord.sleepersBit
+        var polls = 0
+        while turnWord.loadRelaxed() & sleepers == 0, polls < 300_000 {
+            polls += 1
+            usleepForTest()
+        }
+        #expect(turnWord.loadRelaxed() == MailboxTurnWord.lockedBit | sleepers)
+        storage.storage.withUnsafeMutablePointerToHeader { $0.pointee.count = 41 }
+        MailboxTurnWord.unlock(turnWord, storing: 0)
+        #expect(finished.wait(timeout: .now() + 300) == .success)
+        #expect(storage.storage.withLock { $0.count } == 42)
+        // The woken thread took the lock with the sleepers bit, and its unlock cleared it.
+        #expect(turnWord.loadRelaxed() == 0)
     }
 
     @Test func aThreadThatWentToSleepOnTheLockIsWokenByTheUnlock() {
@@ -89,6 +171,8 @@ import Testing
 /// A state for a bare `MailboxStorage`.
 private struct CountingState: MailboxGuardedState {
     var count = 0
+    /// Claims of the turn that found it held.
+    var missed = 0
     var needsSlowPath: Bool { false }
 }
 
@@ -98,9 +182,10 @@ private struct SharedStorage: @unchecked Sendable {
     let storage: MailboxStorage<CountingState>
 }
 
-/// A counter that the test's threads hand over through the lock under test.
+/// A counter that the test's threads hand over through the lock (or the turn) under test.
 private final class SharedCounter: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched by the thread holding the lock under test.
+    // @unchecked Sendable: `value` is only touched by the thread holding the lock (or the turn)
+    // under test.
     var value = 0
 }
 

@@ -89,6 +89,10 @@ package struct AtomicWord {
         pointer = _getUnsafePointerToStoredProperties(object)
     }
 
+    /// Where the word is: what a thread asleep on it is keyed by (`ParkingLot`).
+    @inlinable @inline(__always)
+    package var address: UnsafeMutableRawPointer { pointer }
+
     /// A word's initial storage.
     @inlinable @inline(__always)
     package static func storage(_ value: UInt) -> AtomicWordStorage {

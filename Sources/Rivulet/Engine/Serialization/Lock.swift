@@ -155,14 +155,17 @@ package struct WordLock {
         // From here on the word stays 2 while this thread holds the lock, so its `unlock` wakes
         // whoever went to sleep meanwhile.
         while UInt32(Builtin.atomicrmw_xchg_acquire_Int32(raw, UInt32(2)._value)) != 0 {
-            ParkingLot.shared.sleep(on: lock, whileWordIs: 2)
+            ParkingLot.shared.sleep(on: lock) { UInt32(Builtin.atomicload_monotonic_Int32(raw)) == 2 }
         }
     }
 }
 
-/// Where threads that wait for a `WordLock` sleep: a fixed table of buckets, chosen by the lock's
-/// address, each a mutex and a queue of sleeping threads (of any lock that maps to the bucket).
-/// Made once per process, never freed.
+#endif
+
+/// Where threads that wait for a lock sleep (a `WordLock`, or a mailbox's turn word, which is its
+/// lock: see `MailboxStorage`): a fixed table of buckets, chosen by the lock's address, each a
+/// mutex and a queue of sleeping threads (of any lock that maps to the bucket). Made once per
+/// process, never freed.
 ///
 /// An `unlock` that found the word at 2 wakes one sleeper of its lock (the first in the queue),
 /// as a futex-based mutex does: the woken thread sets the word back to 2 when it takes the lock
@@ -221,13 +224,13 @@ final class ParkingLot: @unchecked Sendable {
         return buckets + Int(truncatingIfNeeded: mixed >> (UInt.bitWidth - 6))
     }
 
-    /// Sleeps while the 32-bit word at `address` is `value`, until `wakeOne(waitingOn:)` picks
-    /// this thread.
+    /// Sleeps, if `stillTaken` (a read of the lock's word) says so when checked under the
+    /// bucket's mutex, until `wakeOne(waitingOn:)` picks this thread.
     @usableFromInline
-    func sleep(on address: UnsafeMutableRawPointer, whileWordIs value: UInt32) {
+    func sleep(on address: UnsafeMutableRawPointer, while stillTaken: () -> Bool) {
         let bucket = bucket(for: address)
         pthread_mutex_lock(&bucket.pointee.mutex)
-        guard UInt32(Builtin.atomicload_monotonic_Int32(address._rawValue)) == value else {
+        guard stillTaken() else {
             pthread_mutex_unlock(&bucket.pointee.mutex)
             return
         }
@@ -279,7 +282,6 @@ final class ParkingLot: @unchecked Sendable {
         pthread_mutex_unlock(&bucket.pointee.mutex)
     }
 }
-#endif
 
 /// Rivulet's one lock type: state that can only be touched inside `withLock`. The contract kit
 /// uses it too (`package`), so that one lock, which Thread Sanitizer understands, serves both.

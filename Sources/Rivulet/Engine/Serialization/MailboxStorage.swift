@@ -53,22 +53,21 @@ extension MailboxGuardedState {
     }
 }
 
-/// The tail of a `MailboxStorage`'s allocation: the turn word and the lock, side by side.
+/// The tail of a `MailboxStorage`'s allocation: the turn word, which is also the lock (see
+/// `MailboxStorage`).
 ///
-/// The turn word is the first stored property, so its address is the tail's (Swift lays out a
-/// struct's stored properties in declaration order from offset 0; `AtomicLayoutTests` checks it):
-/// `turn(_:)` reaches it without any Swift access to the property. Never copied once in place.
+/// The turn word is the only stored property, so its address is the tail's (`AtomicLayoutTests`
+/// checks it): `turn(_:)` reaches it without any Swift access to the property. Never copied once
+/// in place.
 @usableFromInline
 package struct MailboxSynchronization {
-    /// The owner of the turn, plus `MailboxStorage.slowPathBit`. Only ever reached through
-    /// `turn(_:)`.
+    /// The owner of the turn, plus `MailboxStorage.slowPathBit`, `lockedBit` and `sleepersBit`.
+    /// Only ever reached through `turn(_:)`.
     @usableFromInline package var turnWord: AtomicWordStorage
-    @usableFromInline package var lock: PlatformLock
 
     @inlinable
     package init() {
         turnWord = AtomicWord.storage(0)
-        lock = PlatformLock()
     }
 
     /// The turn word of the tail at `sync`.
@@ -83,36 +82,45 @@ package struct MailboxSynchronization {
 /// allocation. Signal cores, properties and `Mailbox` are built on it; the rules of the turn are in
 /// `MailboxQueue`.
 ///
-/// The turn word holds the turn's owner (a thread's identity, or 0) and one more bit, the
-/// *slow-path bit*, set while anything needs the lock's attention
-/// (`MailboxGuardedState.needsSlowPath`, or a turn being handed over).
+/// The turn word holds the turn's owner (a thread's identity, or 0) and three bits:
+/// - the *slow-path bit*, set while anything needs the lock's attention
+///   (`MailboxGuardedState.needsSlowPath`, or a turn being handed over);
+/// - the *locked bit*: the word is also the lock that guards the state;
+/// - the *sleepers bit*: a thread may be asleep waiting for the lock.
 ///
 /// - An uncontended turn is claimed with one compare-and-swap (0 → its thread) and given back
-///   with another (its thread → 0). Neither succeeds when the bit is set.
-/// - Every other transition of the turn runs under the lock, through `withTurnLock`: it first
-///   sets the bit, which freezes the word (the two compare-and-swaps above can no longer succeed),
-///   so the state machine can read and change the owner freely; on the way out the word is stored
-///   again, with the bit set only if something still needs the lock.
+///   with another (its thread → 0). Neither succeeds while any bit is set.
+/// - Every other transition of the turn runs under the lock, through `withTurnLock`. Taking the
+///   lock (one compare-and-swap setting the locked bit) also freezes the word: the two
+///   compare-and-swaps above can no longer succeed, so the state machine can read and change the
+///   owner freely. Giving the lock back is one exchange that stores the new owner, with the
+///   slow-path bit set only if something still needs the lock. So a locked transition costs two
+///   atomic read-modify-writes, where a separate lock cost three (lock, freeze, unlock).
 ///
 /// Why this is safe:
+/// - *Mutual exclusion of lock holders.* Only a compare-and-swap from a word without the locked
+///   bit to the same word with it takes the lock; only its holder clears the bit.
+/// - *The frozen word.* While the locked bit is set, nobody but the holder changes the owner or
+///   the slow-path bit: both uncontended compare-and-swaps expect a word without flags, and a
+///   thread going to sleep only adds the sleepers bit (by compare-and-swap, keeping the rest).
 /// - *Mutual exclusion of owners.* The word names at most one thread. A thread becomes the owner
-///   either by the idle claim (0 → thread: only one compare-and-swap can win) or inside
-///   `withTurnLock` (under the lock, with the word frozen, so no idle claim can race it).
+///   either by the idle claim (0 → thread: only one compare-and-swap can win) or under the lock
+///   (the word frozen, so no idle claim can race it).
 /// - *The owner's reads without the lock.* Fields that the owner reads without the lock (a
 ///   signal's observer list, a mailbox's handler) are written only by a thread that holds both the
-///   lock and the turn, or holds the lock while the word says nobody owns the turn and is frozen.
-///   So while a thread owns the turn, nobody else writes them.
-/// - *Visibility from one owner to the next.* A turn given back by the idle release
-///   (compare-and-swap with *releasing* order) is claimed by the idle claim (*acquiring* order),
-///   so the next owner sees everything the previous one wrote. A turn given back or handed over
-///   under the lock is ordered by the lock itself (and by the turnstile semaphore for a waiting
-///   thread); `withTurnLock` stores the word with *releasing* order and freezes it with
-///   *acquiring-and-releasing* order, so an idle claim after a locked transition sees that
-///   transition's writes too.
+///   lock and the turn, or holds the lock while the word says nobody owns the turn. So while a
+///   thread owns the turn, nobody else writes them.
+/// - *Visibility from one owner or lock holder to the next.* Every change of the word is a
+///   read-modify-write with acquiring and releasing order (the idle claim acquiring, the idle
+///   release releasing), and each reads the value the previous change wrote, so whoever takes
+///   the turn or the lock sees everything written before the word was last changed.
 /// - *No lost wake-up.* Work for the owner (a queued input, a waiting thread) is recorded only
-///   under the lock, by `withTurnLock`, which leaves the bit set while the work waits. The owner's
-///   idle release then fails (it expects the word without the bit) and the owner takes the lock,
-///   where it finds the work. Debug builds check that `withLock` never creates such work.
+///   under the lock, by `withTurnLock`, which leaves the slow-path bit set while the work waits.
+///   The owner's idle release then fails (it expects the word without the bit) and the owner
+///   takes the lock, where it finds the work. Debug builds check that `withLock` never creates
+///   such work. A thread sleeps for the lock only while the word still has both the locked and
+///   the sleepers bit (checked under the parking lot's mutex), and the unlocking exchange wakes
+///   one sleeper whenever the word it replaced had the sleepers bit.
 ///
 /// The rules of `Locked` hold for every body run under the lock (O7): it only touches the state,
 /// never calls user code, never drops the last reference to a user object, never takes another lock.
@@ -120,6 +128,10 @@ package struct MailboxSynchronization {
 package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<State, MailboxSynchronization> {
     @inlinable
     package static var slowPathBit: UInt { 1 }
+
+    /// The bits of the turn word that are not the owner: the slow-path bit and the lock's.
+    @inlinable
+    package static var flagBits: UInt { slowPathBit | MailboxTurnWord.lockedBit | MailboxTurnWord.sleepersBit }
 
     /// This storage's address, to tell two signals or properties of one type apart in a report.
     @usableFromInline package var addressForDiagnostics: String {
@@ -129,7 +141,7 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
     /// The turn word's owner (a `TurnOwner`'s raw value), read without the lock: for reports
     /// about a long wait (`DeadlockDiagnostics`), never for decisions.
     @usableFromInline package var turnOwnerForDiagnostics: UInt {
-        withUnsafeMutablePointerToElements { MailboxSynchronization.turn($0).loadAcquiring() & ~Self.slowPathBit }
+        withUnsafeMutablePointerToElements { MailboxSynchronization.turn($0).loadAcquiring() & ~Self.flagBits }
     }
 
     @inlinable
@@ -138,7 +150,6 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
         let storage = unsafeDowncast(buffer, to: MailboxStorage.self)
         storage.withUnsafeMutablePointerToElements { sync in
             sync.initialize(to: MailboxSynchronization())
-            PlatformLocking.initialize(&sync.pointee.lock)
         }
         LiveObjects.didCreateStorage(of: State.self)
         return storage
@@ -149,10 +160,7 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
         withUnsafeMutablePointers { state, sync in
             state.pointee.prepareForDeallocation(turnWord: MailboxSynchronization.turn(sync).loadRelaxed())
         }
-        withUnsafeMutablePointerToElements { sync in
-            PlatformLocking.destroy(&sync.pointee.lock)
-            sync.deinitialize(count: 1)
-        }
+        _ = withUnsafeMutablePointerToElements { sync in sync.deinitialize(count: 1) }
     }
 
     /// Whether `thread` holds the turn: it is running the handler or delivering, or sending from
@@ -163,7 +171,7 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
     @inlinable
     package func isTurnHeld(by thread: ThreadID) -> Bool {
         withUnsafeMutablePointerToElements { sync in
-            MailboxSynchronization.turn(sync).loadRelaxed() & ~Self.slowPathBit == thread.rawValue
+            MailboxSynchronization.turn(sync).loadRelaxed() & ~Self.flagBits == thread.rawValue
         }
     }
 
@@ -196,25 +204,24 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
     @inlinable
     package func withTurnLock<Result>(_ body: (inout State, inout TurnOwner) -> Result) -> Result {
         withUnsafeMutablePointers { state, sync in
-            PlatformLocking.lock(&sync.pointee.lock)
-            defer { PlatformLocking.unlock(&sync.pointee.lock) }
-            var owner = Self.freezeTurnWord(sync)
+            let turnWord = MailboxSynchronization.turn(sync)
+            var owner = TurnOwner(rawValue: MailboxTurnWord.lock(turnWord) & ~Self.slowPathBit)
             let result = body(&state.pointee, &owner)
             let needsLock = owner == .handingOver || state.pointee.needsSlowPath
-            // Releasing: the next idle claim must see what this transition wrote.
-            MailboxSynchronization.turn(sync).storeReleasing(owner.rawValue | (needsLock ? Self.slowPathBit : 0))
+            MailboxTurnWord.unlock(turnWord, storing: owner.rawValue | (needsLock ? Self.slowPathBit : 0))
             return result
         }
     }
 
-    /// Runs `body` under the lock, leaving the turn word alone: for reads, and for changes that
-    /// cannot create work for the turn's owner. A change that can (queueing an input, waiting for
-    /// the turn) must go through `withTurnLock`, which sets the slow-path bit; debug builds check.
+    /// Runs `body` under the lock, leaving the owner and the slow-path bit as they were: for
+    /// reads, and for changes that cannot create work for the turn's owner. A change that can
+    /// (queueing an input, waiting for the turn) must go through `withTurnLock`, which sets the
+    /// slow-path bit; debug builds check.
     @inlinable
     package func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         withUnsafeMutablePointers { state, sync in
-            PlatformLocking.lock(&sync.pointee.lock)
-            defer { PlatformLocking.unlock(&sync.pointee.lock) }
+            let turnWord = MailboxSynchronization.turn(sync)
+            let unlocked = MailboxTurnWord.lock(turnWord)
             var neededSlowPath = false
             assert(
                 {
@@ -225,23 +232,86 @@ package final class MailboxStorage<State: MailboxGuardedState>: ManagedBuffer<St
                 neededSlowPath || !state.pointee.needsSlowPath,
                 "Rivulet: work for the turn's owner was queued under withLock; such work must be queued under withTurnLock (internal error)"
             )
+            MailboxTurnWord.unlock(turnWord, storing: unlocked)
             return result
         }
     }
+}
 
-    /// Sets the slow-path bit (so that neither uncontended compare-and-swap can succeed) and
-    /// returns the owner. Called with the lock held, so no other thread changes the word afterwards.
+/// The lock that a mailbox's turn word is (see `MailboxStorage`): not generic, so that taking and
+/// giving it back inline into every transition without type metadata.
+@usableFromInline
+package enum MailboxTurnWord {
+    /// The bit of the turn word that says the lock is held.
     @inlinable
-    package static func freezeTurnWord(_ sync: UnsafeMutablePointer<MailboxSynchronization>) -> TurnOwner {
-        let turnWord = MailboxSynchronization.turn(sync)
-        var word = turnWord.loadAcquiring()
-        while word & slowPathBit == 0 {
-            let (exchanged, original) = turnWord.compareExchangeAcquiringAndReleasing(
-                expected: word, desired: word | slowPathBit
-            )
-            if exchanged { break }
-            word = original
+    package static var lockedBit: UInt { 4 }
+
+    /// The bit of the turn word that says a thread may be asleep waiting for the lock.
+    @inlinable
+    package static var sleepersBit: UInt { 8 }
+
+    /// Takes the lock and returns the turn word as it was, without the lock's bits: one
+    /// compare-and-swap when the lock is free.
+    @inlinable @inline(__always)
+    package static func lock(_ turnWord: AtomicWord) -> UInt {
+        let word = turnWord.loadRelaxed()
+        if word & MailboxTurnWord.lockedBit == 0,
+            turnWord.compareExchangeAcquiringAndReleasing(expected: word, desired: word | MailboxTurnWord.lockedBit).exchanged
+        {
+            return word
         }
-        return TurnOwner(rawValue: word & ~slowPathBit)
+        return lockContended(turnWord)
+    }
+
+    /// Gives the lock back, storing `word` (an owner and the slow-path bit), and wakes a thread
+    /// asleep for the lock, if any may be: one exchange.
+    @inlinable @inline(__always)
+    package static func unlock(_ turnWord: AtomicWord, storing word: UInt) {
+        assert(
+            word & (MailboxTurnWord.lockedBit | MailboxTurnWord.sleepersBit) == 0,
+            "Rivulet: a turn word stored on unlocking kept a lock bit (internal error)")
+        let replaced = turnWord.exchangeAcquiringAndReleasing(word)
+        if replaced & MailboxTurnWord.sleepersBit != 0 { wakeSleeper(turnWord) }
+    }
+
+    /// The lock was taken: spin briefly (critical sections are short), then mark the word
+    /// "a thread may be asleep" and sleep until an unlock wakes this thread, until the lock is
+    /// taken. Taken after sleeping, the lock keeps the sleepers bit, so that its unlock wakes
+    /// whoever went to sleep meanwhile.
+    @usableFromInline @inline(never)
+    static func lockContended(_ turnWord: AtomicWord) -> UInt {
+        for _ in 0..<64 {
+            let word = turnWord.loadRelaxed()
+            if word & MailboxTurnWord.lockedBit == 0,
+                turnWord.compareExchangeAcquiringAndReleasing(expected: word, desired: word | MailboxTurnWord.lockedBit).exchanged
+            {
+                return word
+            }
+        }
+        while true {
+            let word = turnWord.loadRelaxed()
+            if word & MailboxTurnWord.lockedBit == 0 {
+                if turnWord.compareExchangeAcquiringAndReleasing(
+                    expected: word, desired: word | MailboxTurnWord.lockedBit | MailboxTurnWord.sleepersBit
+                ).exchanged {
+                    return word & ~MailboxTurnWord.sleepersBit
+                }
+                continue
+            }
+            if word & MailboxTurnWord.sleepersBit == 0,
+                !turnWord.compareExchangeAcquiringAndReleasing(expected: word, desired: word | MailboxTurnWord.sleepersBit)
+                    .exchanged
+            {
+                continue
+            }
+            let asleepWhile = word | MailboxTurnWord.sleepersBit
+            ParkingLot.shared.sleep(on: turnWord.address) { turnWord.loadRelaxed() == asleepWhile }
+        }
+    }
+
+    /// An unlock replaced a word with the sleepers bit: wake one thread asleep for the lock.
+    @usableFromInline @inline(never)
+    static func wakeSleeper(_ turnWord: AtomicWord) {
+        ParkingLot.shared.wakeOne(waitingOn: turnWord.address)
     }
 }

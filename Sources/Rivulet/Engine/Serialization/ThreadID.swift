@@ -15,10 +15,12 @@ package struct ThreadID: Hashable, Sendable {
 
     @inlinable
     init(rawValue: UInt) {
-        // The signal core's turn word keeps its own flags in the two lowest bits (`TurnOwner`).
+        // A mailbox's turn word keeps its own flags in the four lowest bits (`MailboxStorage`,
+        // `TurnOwner`). A thread's identity is the address of its thread control block, aligned
+        // to at least 16 bytes by every C library Rivulet runs on.
         assert(
-            rawValue & 0b11 == 0 && rawValue != 0,
-            "Rivulet: thread identity \(rawValue) is zero or not 4-byte aligned; the turn word keeps its flags in the two lowest bits (internal error)"
+            rawValue & 0b1111 == 0 && rawValue != 0,
+            "Rivulet: thread identity \(rawValue) is zero or not 16-byte aligned; the turn word keeps its flags in the four lowest bits (internal error)"
         )
         self.rawValue = rawValue
     }

@@ -280,7 +280,7 @@ extension Mailbox {
         let owner = storage.withUnsafeMutablePointerToElements { sync in
             MailboxSynchronization.turn(sync).loadAcquiring()
         }
-        return owner & ~MailboxStorage<State>.slowPathBit == ThreadID.current.rawValue
+        return owner & ~MailboxStorage<State>.flagBits == ThreadID.current.rawValue
     }
 }
 
