@@ -1,31 +1,20 @@
-/// One observer attached to one signal, owned by the signal's observer list.
+/// One observer attached to one signal, owned by the signal's observer list: an
+/// `EventObserverAttachment` (a closure run for every event) or a `ValuesObserverAttachment` (the
+/// user's `(Value) -> Void` closure, run for each value), told apart by `valuesKind` in `handle`.
 ///
 /// The user holds the `ObservationHandle` instead, never this object: once the signal drops the
 /// attachment (the observer is detached, or the signal terminates), the observer's closure and
 /// everything it captures are released, whoever still keeps the disposable (S5). A disposable kept
 /// in a bag by the very object the closure captures is therefore no retain cycle.
 @usableFromInline
-final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
-    // @unchecked Sendable: the closure is immutable and only called by the thread holding the
-    // signal's delivery turn (claimed through `SignalStorage`'s turn word), so never
+class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
+    // @unchecked Sendable: the subclasses' closures are immutable and only called by the thread
+    // holding the signal's delivery turn (claimed through `SignalStorage`'s turn word), so never
     // concurrently; `handle` is atomic, and `handleStorage` is never accessed but through it.
 
     /// The memory of `handle`: the first stored property, never read or written directly after
     /// `init` (see AtomicWord.swift).
     @usableFromInline var handleStorage: AtomicWordStorage
-
-    /// What the observer runs: for an observer made from an event closure, that closure, run for
-    /// every event; for one made by `observeValues` (`valuesKind` set in `handle`), the user's
-    /// `(Value) -> Void` closure itself, run for each value, kept here bit for bit and read back
-    /// through `ValuesObserverAttachment` (see `init(values:handle:)`). One slot instead of two
-    /// optional ones: an attachment is 40 bytes, not 56. And one class rather than a subclass per
-    /// kind: a subclass of a generic class reads its fields' offsets from its metadata, a load
-    /// more per delivery (issue 18, sixth round: 672 → 694 instructions per value on an eight-stage
-    /// chain).
-    ///
-    /// A `let`: a closure stored in a `let` is called without retaining its context, while one
-    /// loaded from a `var` or an enum's payload is copied, and retained, per event.
-    @usableFromInline let action: Signal<Value, Error>.Observer.Action
 
     /// The address of the handle that detaches this observer, not retained (`internalHandle` for
     /// observers nobody can detach), with `valuesKind` set for an observer of values and the
@@ -39,14 +28,13 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     /// other attachment carrying that address was attached before it. Not retaining the handle
     /// saves an atomic retain and release per observation.
     @inlinable
-    var handle: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
+    final var handle: AtomicWord { AtomicWord(firstStoredPropertyOf: self) }
 
     /// The handle of an observer that only the signal's end removes (producer starts).
     @inlinable
     static var internalHandle: UInt { 2 }
 
-    /// The bit of `handle` set for an observer made by `observeValues`: `action` holds a
-    /// `(Value) -> Void` closure.
+    /// The bit of `handle` set for a `ValuesObserverAttachment`.
     @inlinable
     static var valuesKind: UInt { 4 }
 
@@ -57,102 +45,73 @@ final class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
     let liveObject = LiveObjectTracker<LiveObjectTag.Attachment>()
 
     @inlinable
-    init(action: @escaping Signal<Value, Error>.Observer.Action, handle: ObservationHandle<Value, Error>?) {
-        handleStorage = AtomicWord.storage(ObserverAttachment.address(of: handle))
-        self.action = action
-    }
-
-    /// An observer that runs `action` for each value, with no wrapping closure to allocate and
-    /// to call through.
-    ///
-    /// The closure is stored in `action`, whose type is `(Event) -> Void`, unchanged: it is
-    /// moved across as the only field of a `ClosureBits` struct, which the compiler copies bit
-    /// for bit (a function value converted as a whole would be wrapped in a reabstraction
-    /// thunk). This is sound because every Swift closure of the form `(T) -> Void` is the same
-    /// two words (a function pointer and its retained context, released the same way whatever
-    /// the function's type), and both types pass their argument the same way, indirectly,
-    /// since the slots that hold them are declared in terms of the generic parameters. The
-    /// function is only ever called as the type it was made with: `deliver` reads the slot as
-    /// `(Value) -> Void` whenever `valuesKind` is set, and `valuesKind` never changes.
-    ///
-    /// `action` is taken owned and consumed, so that the caller's reference moves into the
-    /// attachment: passed borrowed, the closure's context was retained three times and released
-    /// twice on the way in.
-    @inlinable
-    init(values action: __owned @escaping (Value) -> Void, handle: ObservationHandle<Value, Error>?) {
-        handleStorage = AtomicWord.storage(ObserverAttachment.address(of: handle) | ObserverAttachment.valuesKind)
-        self.action = unsafeBitCast(ClosureBits(consume action), to: ClosureBits<Signal<Value, Error>.Event>.self).call
-    }
-
-    /// The bits of `handle` for `handle`: its address, not retained, or `internalHandle`.
-    @inlinable
-    static func address(of handle: ObservationHandle<Value, Error>?) -> UInt {
-        guard let handle else { return internalHandle }
-        return UInt(bitPattern: Unmanaged.passUnretained(handle).toOpaque())
+    init(handle: ObservationHandle<Value, Error>?, kind: UInt) {
+        let address = handle.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? Self.internalHandle
+        handleStorage = AtomicWord.storage(address | kind)
     }
 
     /// Whether this observer is the one the handle at `handleAddress` detaches (or a stale one
     /// whose handle had that address; see `handle`).
     @inlinable
-    func isDetached(by handleAddress: UInt) -> Bool {
+    final func isDetached(by handleAddress: UInt) -> Bool {
         handle.loadRelaxed() & ~Self.flagBits == handleAddress
     }
 
-    /// Whether `action` is a `(Value) -> Void` closure (see `init(values:handle:)`).
+    /// Whether this is a `ValuesObserverAttachment`.
     @inlinable
-    var observesValues: Bool { handle.loadRelaxed() & Self.valuesKind != 0 }
+    final var observesValues: Bool { handle.loadRelaxed() & Self.valuesKind != 0 }
 
     /// Delivers `event` unless the observer has been detached.
     @inlinable
-    func deliver(_ event: Signal<Value, Error>.Event) {
+    final func deliver(_ event: Signal<Value, Error>.Event) {
         let bits = handle.loadAcquiring()
         guard bits & 1 == 0 else { return }
+        // The subclass's closure is read from a borrowed reference's `let`: called without
+        // retaining its context (a closure read through a cast reference is retained and
+        // released around the call). The kind bit never changes, so the cast is exact.
+        let object = Unmanaged.passUnretained(self).toOpaque()
         if bits & Self.valuesKind == 0 {
-            action(event)
+            Unmanaged<EventObserverAttachment<Value, Error>>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.action(event) }
         } else if case let .value(value) = event {
-            // The same object seen through a class of the same layout whose slot is declared
-            // `(Value) -> Void`, borrowed rather than cast: a closure read from a cast reference
-            // is retained and released around the call; one read from a borrowed reference's
-            // `let` is not.
-            Unmanaged<ValuesObserverAttachment<Value, Error>>.fromOpaque(Unmanaged.passUnretained(self).toOpaque())
-                ._withUnsafeGuaranteedRef { $0.action(value) }
+            Unmanaged<ValuesObserverAttachment<Value, Error>>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.action(value) }
         }
     }
 
     /// Marks the observer detached: it receives nothing more, even within the current event.
     /// Called under the signal's lock, the only place that changes `handle`.
     @inlinable
-    func markDetached() {
+    final func markDetached() {
         handle.storeReleasing(handle.loadRelaxed() | 1)
     }
 }
 
-/// `ObserverAttachment`'s layout with its closure slot declared `(Value) -> Void`: the view
-/// through which `deliver` calls an observer of values. Never made: its only initialiser stops
-/// the program. Both classes have the same two stored properties, of the same sizes (no field
-/// depends on the generic parameters' layout), in the same order, so the slot is at the same
-/// offset in both (`ObserverAttachmentTests` checks it); no method of this class is ever called,
-/// so its metadata is never used.
+/// An observer that runs one closure for every event.
 @usableFromInline
-final class ValuesObserverAttachment<Value, Error: Swift.Error> {
-    @usableFromInline var handleStorage: AtomicWordStorage
-    @usableFromInline let action: (Value) -> Void
+final class EventObserverAttachment<Value, Error: Swift.Error>: ObserverAttachment<Value, Error>, @unchecked Sendable {
+    // @unchecked Sendable: see `ObserverAttachment`; `action` is a `let`.
+    /// A `let`: a closure stored in a `let` is called without retaining its context, while one
+    /// loaded from a `var` or an enum's payload is copied, and retained, per event.
+    @usableFromInline let action: Signal<Value, Error>.Observer.Action
 
-    @usableFromInline
-    init() {
-        preconditionFailure("Rivulet: ValuesObserverAttachment: never made, only a view of ObserverAttachment")
+    @inlinable
+    init(action: @escaping Signal<Value, Error>.Observer.Action, handle: ObservationHandle<Value, Error>?) {
+        self.action = action
+        super.init(handle: handle, kind: 0)
     }
 }
 
-/// A closure as the only field of a struct: a struct is bit-cast as it is, while a function
-/// value cast on its own would first be reabstracted (see `ObserverAttachment.init(values:handle:)`).
+/// An observer made by `observeValues`: the user's closure itself, with no wrapping closure to
+/// allocate and to call through.
 @usableFromInline
-struct ClosureBits<Argument> {
-    @usableFromInline let call: (Argument) -> Void
+final class ValuesObserverAttachment<Value, Error: Swift.Error>: ObserverAttachment<Value, Error>, @unchecked Sendable {
+    // @unchecked Sendable: see `ObserverAttachment`; `action` is a `let`.
+    /// A `let`, as in `EventObserverAttachment`.
+    @usableFromInline let action: (Value) -> Void
 
     @inlinable
-    init(_ call: @escaping (Argument) -> Void) {
-        self.call = call
+    init(values action: @escaping (Value) -> Void, handle: ObservationHandle<Value, Error>?) {
+        self.action = action
+        super.init(handle: handle, kind: ObserverAttachment<Value, Error>.valuesKind)
     }
 }
 

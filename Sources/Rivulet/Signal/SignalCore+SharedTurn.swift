@@ -189,7 +189,7 @@ extension Signal {
         let upstream = makeStage(derived, Lifetime(resources))
         let handle = ObservationHandle(core: core)
         resources += handle
-        if !core.attach(ObserverAttachment(action: upstream, handle: handle)) {
+        if !core.attach(EventObserverAttachment(action: upstream, handle: handle)) {
             derived.endBeforePublication()
         }
         return Signal<U, F>(core: derived)

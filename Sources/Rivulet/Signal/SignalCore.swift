@@ -178,7 +178,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     func observe(action: @escaping Signal<Value, Error>.Observer.Action) -> Disposable? {
         let handle = ObservationHandle(core: self)
-        guard attach(ObserverAttachment(action: action, handle: handle)) else {
+        guard attach(EventObserverAttachment(action: action, handle: handle)) else {
             action(.interrupted)
             return nil
         }
@@ -190,7 +190,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     func observe(values action: __owned @escaping (Value) -> Void) -> Disposable? {
         let handle = ObservationHandle(core: self)
-        return attach(ObserverAttachment(values: consume action, handle: handle)) ? handle : nil
+        return attach(ValuesObserverAttachment(values: consume action, handle: handle)) ? handle : nil
     }
 
     /// Attaches an observer that stays until the signal ends: no handle, no allocation for one
@@ -198,7 +198,7 @@ struct SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     @inlinable
     func observeUntilEnd(_ observer: Signal<Value, Error>.Observer) {
         let action = observer.inputOf == nil ? observer.action : observer.sink
-        if !attach(ObserverAttachment(action: action, handle: nil)) {
+        if !attach(EventObserverAttachment(action: action, handle: nil)) {
             action(.interrupted)
         }
     }

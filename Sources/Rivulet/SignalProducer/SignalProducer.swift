@@ -55,7 +55,7 @@ public struct SignalProducer<Value, Error: Swift.Error> {
             // A signal core serializes the handler's sends before they reach the operator chain.
             let core = SignalCore<Value, Error>(resources: nil, interruptsWhenInputIsReleased: false)
             // The chain's sink itself, with no `Observer` around it; a new core accepts it.
-            _ = core.attach(ObserverAttachment(action: downstream, handle: nil))
+            _ = core.attach(EventObserverAttachment(action: downstream, handle: nil))
             // Releasing the observer does not end the start (ReactiveSwift's rule): work that
             // keeps only its lifetime, such as a timer added to it, goes on until disposal.
             let input = Signal<Value, Error>.Observer(core: core)

@@ -51,12 +51,12 @@ func expectSameMemory<Object: AnyObject>(
     }
 
     @Test func anObserversHandleIsItsAttachmentsFirstStoredProperty() {
-        let attachment: ObserverAttachment<Int, Never> = ObserverAttachment(values: { _ in }, handle: nil)
+        let attachment: ObserverAttachment<Int, Never> = ValuesObserverAttachment(values: { _ in }, handle: nil)
         #expect(
             attachment.handle.loadRelaxed()
                 == ObserverAttachment<Int, Never>.internalHandle | ObserverAttachment<Int, Never>.valuesKind)
         expectSameMemory(attachment, \.handleStorage, attachment.handle)
-        let withAction: ObserverAttachment<String, LayoutTestError> = ObserverAttachment(action: { _ in }, handle: nil)
+        let withAction: ObserverAttachment<String, LayoutTestError> = EventObserverAttachment(action: { _ in }, handle: nil)
         expectSameMemory(withAction, \.handleStorage, withAction.handle)
     }
 

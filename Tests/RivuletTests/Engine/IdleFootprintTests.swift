@@ -81,12 +81,12 @@ import RivuletContracts
         await #expect(processExitsWith: .success) {
             // One of each made first: making a generic class's metadata allocates, and the first
             // object made after it may land in a larger leftover chunk.
-            _ = ObserverAttachment<String, Never>(values: { _ in }, handle: nil)
-            _ = ObserverAttachment<String, Never>(action: { _ in }, handle: nil)
+            _ = ValuesObserverAttachment<String, Never>(values: { _ in }, handle: nil)
+            _ = EventObserverAttachment<String, Never>(action: { _ in }, handle: nil)
             precondition(
-                IdleFootprintTests.usableSize(ObserverAttachment<String, Never>(values: { _ in }, handle: nil)) == 40)
+                IdleFootprintTests.usableSize(ValuesObserverAttachment<String, Never>(values: { _ in }, handle: nil)) == 40)
             precondition(
-                IdleFootprintTests.usableSize(ObserverAttachment<String, Never>(action: { _ in }, handle: nil)) == 40)
+                IdleFootprintTests.usableSize(EventObserverAttachment<String, Never>(action: { _ in }, handle: nil)) == 40)
             precondition(IdleFootprintTests.usableSize(Signal<String, Never>.Observer { _ in }) == 24)
             let (_, input) = Signal<[Int], Never>.pipe()
             precondition(IdleFootprintTests.usableSize(input) == 24)

@@ -3,8 +3,8 @@ import Testing
 @testable import Rivulet
 import RivuletContracts
 
-/// The one-slot `ObserverAttachment` (an observer of values keeps its `(Value) -> Void` closure in
-/// the slot declared `(Event) -> Void`, read back through `ValuesObserverAttachment`) and the
+/// The two kinds of `ObserverAttachment` (an observer of values keeps the user's `(Value) -> Void`
+/// closure itself, told apart by a bit beside the handle's address) and the
 /// one-word `Signal.Observer` (an input observer's word is its signal's storage, any other's an
 /// `ObserverAction`): both kinds deliver what they should, before and after they are detached,
 /// with values of every shape, and release what they hold.
@@ -147,8 +147,8 @@ import RivuletContracts
         do {
             let handle = ObservationHandle(core: signal.core)
             weakHandle = handle
-            values = ObserverAttachment(values: { log.entries.append("values \($0)") }, handle: handle)
-            let events: Attachment = ObserverAttachment(action: { log.entries.append("events \($0)") }, handle: nil)
+            values = ValuesObserverAttachment(values: { log.entries.append("values \($0)") }, handle: handle)
+            let events: Attachment = EventObserverAttachment(action: { log.entries.append("events \($0)") }, handle: nil)
             #expect(values.observesValues)
             #expect(!events.observesValues)
             #expect(values.handle.loadRelaxed() == handle.address | Attachment.valuesKind)
@@ -178,8 +178,8 @@ import RivuletContracts
         let log = Log()
         let (signal, input) = Signal<Int, Never>.pipe()
         let handle = ObservationHandle(core: signal.core)
-        let older = ObserverAttachment<Int, Never>(values: { log.entries.append("older \($0)") }, handle: handle)
-        let newer = ObserverAttachment<Int, Never>(values: { log.entries.append("newer \($0)") }, handle: handle)
+        let older = ValuesObserverAttachment<Int, Never>(values: { log.entries.append("older \($0)") }, handle: handle)
+        let newer = ValuesObserverAttachment<Int, Never>(values: { log.entries.append("newer \($0)") }, handle: handle)
         #expect(signal.core.attach(older))
         #expect(signal.core.attach(newer))
         input.send(value: 1)
@@ -190,11 +190,11 @@ import RivuletContracts
         // The same while a delivery holds the turn: the disposal waits in the pending changes.
         let (second, secondInput) = Signal<Int, Never>.pipe()
         let secondHandle = ObservationHandle(core: second.core)
-        let first = ObserverAttachment<Int, Never>(values: { log.entries.append("first \($0)") }, handle: secondHandle)
+        let first = ValuesObserverAttachment<Int, Never>(values: { log.entries.append("first \($0)") }, handle: secondHandle)
         #expect(second.core.attach(first))
         second.observeValues { value in
             guard value == 3 else { return }
-            let late = ObserverAttachment<Int, Never>(values: { log.entries.append("late \($0)") }, handle: secondHandle)
+            let late = ValuesObserverAttachment<Int, Never>(values: { log.entries.append("late \($0)") }, handle: secondHandle)
             #expect(second.core.attach(late))
             secondHandle.dispose()
         }
@@ -202,24 +202,6 @@ import RivuletContracts
         secondInput.send(value: 4)
         #expect(Array(log.entries.dropFirst(3)) == ["first 3", "first 4"])
         withExtendedLifetime(input) {}
-    }
-
-    @Test func theViewOfAnObserverOfValuesReadsTheSlotTheAttachmentWrote() {
-        typealias Attachment = ObserverAttachment<Wide, Failure>
-        let log = Log()
-        let attachment = Attachment(values: { log.entries.append("\($0.first) \($0.numbers)") }, handle: nil)
-        let view = Unmanaged<ValuesObserverAttachment<Wide, Failure>>.fromOpaque(
-            Unmanaged.passUnretained(attachment).toOpaque())
-        // The handle word is where both classes say it is, and so is the closure: called through
-        // the view, it is the attachment's closure that runs, with the value intact.
-        #expect(view._withUnsafeGuaranteedRef { $0.handleStorage.value } == attachment.handleStorage.value)
-        #expect(attachment.handleStorage.value == Attachment.internalHandle | Attachment.valuesKind)
-        view._withUnsafeGuaranteedRef {
-            $0.action(Wide(first: "through the view", numbers: [1, 2, 3], flag: true, fourth: 4, fifth: 5))
-        }
-        attachment.deliver(.value(Wide(first: "delivered", numbers: [], flag: false, fourth: 0, fifth: 0)))
-        #expect(log.entries == ["through the view [1, 2, 3]", "delivered []"])
-        withExtendedLifetime(attachment) {}
     }
 
     @Test func anInputObserverSendsToItsSignalAndOthersRunTheirClosure() {
