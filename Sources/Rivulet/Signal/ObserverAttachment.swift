@@ -94,7 +94,9 @@ class ObserverAttachment<Value, Error: Swift.Error>: @unchecked Sendable {
 /// An observer that runs one closure for every event.
 @usableFromInline
 final class EventObserverAttachment<Value, Error: Swift.Error>: ObserverAttachment<Value, Error>, @unchecked Sendable {
-    // @unchecked Sendable: see `ObserverAttachment`; `action` is a `let`.
+    // @unchecked Sendable: `action` is a `let`, called only by the holder of the signal's delivery
+    // turn (claimed through `SignalStorage`'s turn word, which is also its lock); the rest as
+    // `ObserverAttachment`.
     /// A `let`: a closure stored in a `let` is called without retaining its context, while one
     /// loaded from a `var` or an enum's payload is copied, and retained, per event.
     @usableFromInline let action: Signal<Value, Error>.Observer.Action
@@ -110,7 +112,8 @@ final class EventObserverAttachment<Value, Error: Swift.Error>: ObserverAttachme
 /// allocate and to call through.
 @usableFromInline
 final class ValuesObserverAttachment<Value, Error: Swift.Error>: ObserverAttachment<Value, Error>, @unchecked Sendable {
-    // @unchecked Sendable: see `ObserverAttachment`; `action` is a `let`.
+    // @unchecked Sendable: as `EventObserverAttachment`: `action` is a `let`, called only by the
+    // holder of the signal's delivery turn.
     /// A `let`, as in `EventObserverAttachment`.
     @usableFromInline let action: (Value) -> Void
 

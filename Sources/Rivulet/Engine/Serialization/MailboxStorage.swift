@@ -254,24 +254,27 @@ package enum MailboxTurnWord {
     /// compare-and-swap when the lock is free.
     @inlinable @inline(__always)
     package static func lock(_ turnWord: AtomicWord) -> UInt {
+        tryLock(turnWord) ?? lockContended(turnWord)
+    }
+
+    /// Takes the lock if it is free, setting `alsoSetting` too, and returns the turn word as it
+    /// was; `nil` if the lock was held or the word changed meanwhile.
+    @inlinable @inline(__always)
+    static func tryLock(_ turnWord: AtomicWord, alsoSetting extraBits: UInt = 0) -> UInt? {
         let word = turnWord.loadRelaxed()
-        if word & MailboxTurnWord.lockedBit == 0,
-            turnWord.compareExchangeAcquiringAndReleasing(expected: word, desired: word | MailboxTurnWord.lockedBit).exchanged
-        {
-            return word
-        }
-        return lockContended(turnWord)
+        guard word & lockedBit == 0,
+            turnWord.compareExchangeAcquiringAndReleasing(expected: word, desired: word | lockedBit | extraBits).exchanged
+        else { return nil }
+        return word
     }
 
     /// Gives the lock back, storing `word` (an owner and the slow-path bit), and wakes a thread
     /// asleep for the lock, if any may be: one exchange.
     @inlinable @inline(__always)
     package static func unlock(_ turnWord: AtomicWord, storing word: UInt) {
-        assert(
-            word & (MailboxTurnWord.lockedBit | MailboxTurnWord.sleepersBit) == 0,
-            "Rivulet: a turn word stored on unlocking kept a lock bit (internal error)")
+        assert(word & (lockedBit | sleepersBit) == 0, "Rivulet: a turn word stored on unlocking kept a lock bit (internal error)")
         let replaced = turnWord.exchangeAcquiringAndReleasing(word)
-        if replaced & MailboxTurnWord.sleepersBit != 0 { wakeSleeper(turnWord) }
+        if replaced & sleepersBit != 0 { wakeSleeper(turnWord) }
     }
 
     /// The lock was taken: spin briefly (critical sections are short), then mark the word
@@ -281,30 +284,19 @@ package enum MailboxTurnWord {
     @usableFromInline @inline(never)
     static func lockContended(_ turnWord: AtomicWord) -> UInt {
         for _ in 0..<64 {
-            let word = turnWord.loadRelaxed()
-            if word & MailboxTurnWord.lockedBit == 0,
-                turnWord.compareExchangeAcquiringAndReleasing(expected: word, desired: word | MailboxTurnWord.lockedBit).exchanged
-            {
-                return word
-            }
+            if let word = tryLock(turnWord) { return word }
         }
         while true {
+            // A free word never has the sleepers bit (every unlock clears it).
+            if let word = tryLock(turnWord, alsoSetting: sleepersBit) { return word }
             let word = turnWord.loadRelaxed()
-            if word & MailboxTurnWord.lockedBit == 0 {
-                if turnWord.compareExchangeAcquiringAndReleasing(
-                    expected: word, desired: word | MailboxTurnWord.lockedBit | MailboxTurnWord.sleepersBit
-                ).exchanged {
-                    return word & ~MailboxTurnWord.sleepersBit
-                }
-                continue
-            }
-            if word & MailboxTurnWord.sleepersBit == 0,
-                !turnWord.compareExchangeAcquiringAndReleasing(expected: word, desired: word | MailboxTurnWord.sleepersBit)
-                    .exchanged
+            guard word & lockedBit != 0 else { continue }
+            if word & sleepersBit == 0,
+                !turnWord.compareExchangeAcquiringAndReleasing(expected: word, desired: word | sleepersBit).exchanged
             {
                 continue
             }
-            let asleepWhile = word | MailboxTurnWord.sleepersBit
+            let asleepWhile = word | sleepersBit
             ParkingLot.shared.sleep(on: turnWord.address) { turnWord.loadRelaxed() == asleepWhile }
         }
     }

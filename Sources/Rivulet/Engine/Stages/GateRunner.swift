@@ -277,10 +277,7 @@ extension Mailbox {
     /// handler called. One atomic load; only the turn's owner can find its own identity there.
     @inlinable
     var isTurnHeldByCurrentThread: Bool {
-        let owner = storage.withUnsafeMutablePointerToElements { sync in
-            MailboxSynchronization.turn(sync).loadAcquiring()
-        }
-        return owner & ~MailboxStorage<State>.flagBits == ThreadID.current.rawValue
+        isTurnHeld(by: .current)
     }
 }
 
